@@ -1,0 +1,1 @@
+"""gluonzoo.text: NLP models, vocabularies and tokenizers (arrive with the text issue)."""

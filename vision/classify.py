@@ -1,0 +1,22 @@
+"""Image classification with a zoo model: the path behind `gluonzoo predict`, the demo and `verify`."""
+import numpy as np
+
+from .image import read_image
+from .transforms import imagenet_eval
+
+
+def classify(net, images, topk=5, batch_size=8):
+    """Top-k (label, probability) lists for image paths or RGB arrays, preprocessed as `net.weights` says."""
+    import mxnet as mx
+    pre = dict(getattr(net, 'weights', None).preprocess if getattr(net, 'weights', None) else {})
+    labels = getattr(net, 'classes', None)
+    ctx = next(iter(net.collect_params().values())).list_ctx()[0]
+    results = []
+    for i in range(0, len(images), batch_size):
+        batch = [read_image(x) if not isinstance(x, np.ndarray) else x for x in images[i:i + batch_size]]
+        x = mx.nd.array(np.concatenate([imagenet_eval(b, **pre) for b in batch]), ctx=ctx)
+        prob = mx.nd.softmax(net(x)).asnumpy()
+        for p in prob:
+            idx = np.argsort(-p)[:topk]
+            results.append([(labels[j] if labels else str(j), float(p[j])) for j in idx])
+    return results

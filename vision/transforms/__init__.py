@@ -1,0 +1,4 @@
+"""Image transforms on OpenCV + numpy, driven by a weights record's `preprocess`."""
+from .presets import imagenet_eval
+
+__all__ = ['imagenet_eval']

@@ -1,0 +1,154 @@
+"""`gluonzoo` command line: list | info | predict | export | verify.
+
+An error prints one line, `gluonzoo: error: ...`, and exits 1; --debug shows the traceback instead.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+
+def _table(rows, header):
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    line = '  '.join('{:<%d}' % w for w in widths)
+    return '\n'.join(line.format(*map(str, r)).rstrip() for r in [header] + rows)
+
+
+def cmd_list(args):
+    from .registry import get_entry, list_models
+    rows = []
+    for name in list_models(args.pattern, task=args.task, pretrained=True if args.pretrained else None):
+        e = get_entry(name)
+        d = e.default_weights
+        tags = ','.join(sorted(e.weights)) or '-'
+        top1 = d.metrics.get('top1', '-') if d else '-'
+        rows.append((name, e.task, f'{d.num_params / 1e6:.2f}M' if d else '-', tags, d.tag if d else '-', top1))
+    if not rows:
+        print('no models match')
+        return 0
+    print(_table(rows, ('name', 'task', 'params', 'weights', 'default', 'top1')))
+    return 0
+
+
+def cmd_info(args):
+    from .registry import get_weights
+    w = get_weights(args.name)
+    d = w.as_dict()
+    if args.json:
+        print(json.dumps(d, indent=2, default=str))
+    else:
+        for k, v in d.items():
+            print(f'{k:>12}: {v}')
+    return 0
+
+
+def cmd_predict(args):
+    from .registry import get_model
+    from .vision import classify
+    from .vision.image import read_image
+    images = [read_image(p) for p in args.images]  # every file is checked before the model is built
+    net = get_model(args.name, pretrained=True)
+    net.hybridize()
+    t0 = time.perf_counter()
+    results = classify(net, images, topk=args.topk)
+    dt = time.perf_counter() - t0
+    for path, top in zip(args.images, results):
+        print(path)
+        for label, p in top:
+            print(f'  {p:7.4f}  {label}')
+    print(f'{len(images)} image(s) in {dt * 1000:.0f} ms', file=sys.stderr)
+    return 0
+
+
+def cmd_export(args):
+    from .export import export
+    out = args.out or os.path.join('exported', args.name)
+    shape = tuple(int(x) for x in args.input_shape.split(',')) if args.input_shape else None
+    written = export(args.name, out, input_shape=shape, formats=tuple(args.format))
+    for fmt, path in written.items():
+        print(f'{fmt:>7}: {path}')
+    return 0
+
+
+def cmd_verify(args):
+    """Recompute the sha1 of the checkpoint and rerun the check its record names."""
+    from .registry import get_model, get_weights
+    from .store import fetch, file_hash
+    w = get_weights(args.name)
+    path = fetch(w)
+    got = file_hash(path)
+    print(f'sha1 {got} {"ok" if got == w.sha1 else "MISMATCH"} ({path})')
+    failures = int(got != w.sha1)
+    top1 = w.check.get('top1')
+    if top1:
+        from importlib import resources
+        from .vision import classify
+        net = get_model(w.name, pretrained=True)
+        assets = resources.files('gluonzoo.vision').joinpath('assets')
+        for image, expected in top1.items():
+            label, p = classify(net, [str(assets.joinpath(image))], topk=1)[0][0]
+            ok = label == expected
+            failures += not ok
+            print(f'top1 {image}: {label} ({p:.3f}) {"ok" if ok else "expected " + expected}')
+    if failures:
+        print(f'gluonzoo: error: {w.name} failed {failures} check(s)', file=sys.stderr)
+        return 1
+    print(f'{w.name}: verified')
+    return 0
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog='gluonzoo', description='Gluon model zoo for vision and NLP.')
+    p.add_argument('--debug', action='store_true', help='show tracebacks instead of one-line errors')
+    sub = p.add_subparsers(dest='command', required=True)
+
+    s = sub.add_parser('list', help='list registered models')
+    s.add_argument('pattern', nargs='?', help="fnmatch pattern, e.g. 'mobilenet*'")
+    s.add_argument('--task', help='e.g. image-classification')
+    s.add_argument('--pretrained', action='store_true', help='only models with weights')
+    s.set_defaults(fn=cmd_list)
+
+    s = sub.add_parser('info', help="show a model's weights record")
+    s.add_argument('name', help='arch (its default weights) or arch.tag')
+    s.add_argument('--json', action='store_true')
+    s.set_defaults(fn=cmd_info)
+
+    s = sub.add_parser('predict', help='classify images, top-k with probabilities')
+    s.add_argument('name')
+    s.add_argument('images', nargs='+')
+    s.add_argument('--topk', type=int, default=5)
+    s.set_defaults(fn=cmd_predict)
+
+    s = sub.add_parser('export', help='hybridize and write symbol + params')
+    s.add_argument('name')
+    s.add_argument('--out', help='path prefix (default exported/NAME)')
+    s.add_argument('--input-shape', help='N,C,H,W (default: from the weights record)')
+    s.add_argument('--format', action='append', default=None, choices=['symbol'], help='repeatable; default symbol')
+    s.set_defaults(fn=cmd_export)
+
+    s = sub.add_parser('verify', help="recompute a checkpoint's sha1 and rerun its record's check")
+    s.add_argument('name')
+    s.set_defaults(fn=cmd_verify)
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    if getattr(args, 'format', None) is None and args.command == 'export':
+        args.format = ['symbol']
+    try:
+        return args.fn(args)
+    except KeyboardInterrupt:
+        print('gluonzoo: interrupted', file=sys.stderr)
+        return 130
+    except Exception as e:  # one line unless --debug: the message is written to be enough
+        if args.debug:
+            raise
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        print(f'gluonzoo: error: {msg}', file=sys.stderr)
+        return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""The errors gluonzoo raises on purpose.
+
+Each carries one line that says what was wrong and what to do; the CLI prints exactly that line. They subclass the
+builtin a caller would already catch (ValueError, FileNotFoundError, OSError), so plain `except ValueError` works.
+"""
+
+
+class GluonzooError(Exception):
+    """Base of every error gluonzoo raises on purpose."""
+
+
+class UnknownModelError(GluonzooError, ValueError):
+    """A model name or weights tag that is not in the registry."""
+
+
+class ChecksumError(GluonzooError, ValueError):
+    """A file whose sha1 (or sha256) is not the one its record names."""
+
+
+class WeightsNotFoundError(GluonzooError, FileNotFoundError):
+    """No source could supply a weights file."""
+
+
+class UnsafeCheckpointError(GluonzooError, ValueError):
+    """A pickled checkpoint that asks for code outside the allow-list."""
+
+
+class CacheDirError(GluonzooError, OSError):
+    """The cache folder cannot be created or written."""
+
+
+class BadInputError(GluonzooError, ValueError):
+    """An input file (image, checkpoint, archive) that cannot be used as given."""

@@ -1,0 +1,226 @@
+"""One registry for every model, vision and text: register_model, get_model, list_models, get_weights.
+
+A name is an architecture (`mobilenetv2_1.0`) or a checkpoint (`mobilenetv2_1.0.in1k`). `get_model` is the one
+loading path: resolve the checkpoint, check the caller's options against it, build, fetch, load.
+"""
+import dataclasses
+import difflib
+import fnmatch
+import inspect
+import re
+import warnings
+from typing import Callable, Dict, Optional, Tuple
+
+from .errors import BadInputError, UnknownModelError
+from .weights import Weights
+
+_HASHTAG = re.compile(r'^[0-9a-f]{8}$')
+
+
+@dataclasses.dataclass
+class ModelEntry:
+    name: str
+    builder: Callable
+    task: str
+    weights: Dict[str, Weights]
+    head: Optional[str]  # structural prefix of the classifier head, reset by classes=N
+    protected: Tuple[str, ...]  # builder kwargs that define parameter shapes
+    test_input: Tuple[int, ...]  # a small input the registry tests use
+
+    @property
+    def default_weights(self):
+        return next((w for w in self.weights.values() if w.default), None)
+
+    def resolve(self, pretrained):
+        """The Weights record for pretrained = True, a tag, or an 8-hex hashtag (None for False/None)."""
+        if pretrained is None or pretrained is False:
+            return None
+        if not self.weights:
+            raise UnknownModelError(f'{self.name} has no pretrained weights; use pretrained=False, or pick one of '
+                                    f'list_models(pretrained=True)')
+        if pretrained is True:
+            return self.default_weights
+        key = str(pretrained)
+        if key in self.weights:
+            return self.weights[key]
+        found = [w for w in self.weights.values() if _HASHTAG.match(key) and w.sha1.startswith(key)]
+        if found:
+            return found[0]
+        raise UnknownModelError(f'{self.name} has no weights {key!r}; its tags are {sorted(self.weights)} '
+                                f'(or give the first 8 hex digits of a sha1)')
+
+
+_REGISTRY: Dict[str, ModelEntry] = {}
+
+
+def register_model(name=None, *, task, weights=(), head='output', protected=(), test_input=(1, 3, 64, 64)):
+    """Register the decorated builder under `name` (default: the function's name); a duplicate is an error.
+
+    `weights` lists the Weights records of this arch; exactly one of them has default=True when there are any.
+    """
+    def deco(fn):
+        key = name or fn.__name__
+        if key in _REGISTRY:
+            raise ValueError(f'model {key!r} is already registered (by {_REGISTRY[key].builder.__module__})')
+        records = {}
+        for w in weights:
+            if w.arch != key:
+                raise ValueError(f'weights {w.name} registered under arch {key}')
+            if w.tag in records:
+                raise ValueError(f'{key} has two weights tagged {w.tag!r}')
+            records[w.tag] = w
+        if records and sum(w.default for w in records.values()) != 1:
+            raise ValueError(f'{key} must mark exactly one weights record default=True')
+        _REGISTRY[key] = ModelEntry(key, fn, task, records, head, tuple(protected), tuple(test_input))
+        return fn
+    return deco
+
+
+def unregister_model(name):
+    """Remove a model (tests register throwaway models and remove them)."""
+    _REGISTRY.pop(name, None)
+
+
+def _entry(name):
+    _import_families()
+    if name in _REGISTRY:
+        return _REGISTRY[name], None
+    arch, _, tag = name.rpartition('.')
+    if arch in _REGISTRY and tag:
+        return _REGISTRY[arch], tag
+    candidates = list(_REGISTRY) + [w.name for e in _REGISTRY.values() for w in e.weights.values()]
+    close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.0)
+    raise UnknownModelError(f'unknown model {name!r}; closest: {", ".join(close)} (see gluonzoo list)')
+
+
+def get_entry(name):
+    """The ModelEntry of an arch or checkpoint name."""
+    return _entry(name)[0]
+
+
+def get_weights(name, tag=None):
+    """The Weights record of `arch` (its default), `arch.tag`, `arch.<hashtag>` or get_weights(arch, tag)."""
+    entry, name_tag = _entry(name)
+    w = entry.resolve(tag or name_tag or True)
+    return w
+
+
+def list_models(pattern=None, task=None, pretrained=None, tags=False):
+    """Sorted registered names matching an fnmatch `pattern`, a `task`, and whether they have weights.
+
+    With tags=True the names are checkpoints (`arch.tag`) instead of architectures.
+    """
+    _import_families()
+    out = []
+    for entry in _REGISTRY.values():
+        if task and entry.task != task:
+            continue
+        if pretrained is not None and bool(entry.weights) != bool(pretrained):
+            continue
+        names = [w.name for w in entry.weights.values()] if tags else [entry.name]
+        out += [n for n in names if pattern is None or fnmatch.fnmatchcase(n, pattern)]
+    return sorted(out)
+
+
+def get_model(name, pretrained=False, classes=None, ctx=None, root=None, **kwargs):
+    """Build a registered model, loading its weights when `pretrained` is True, a tag or a hashtag.
+
+    A checkpoint name (`arch.tag`) picks the weights whose shapes and options the net takes; they are loaded when
+    pretrained is not False. `classes=N` that differs from the checkpoint loads all but the head and re-initializes
+    the head. `root` is the cache folder (default `$GLUONZOO_HOME/models`).
+    """
+    import mxnet as mx
+    from . import store
+
+    entry, tag = _entry(name)
+    if tag is not None and pretrained is not False and pretrained is not True:
+        raise ValueError(f'{name} already names a checkpoint; pass pretrained=True, not {pretrained!r}')
+    w = entry.resolve(tag or pretrained) if (tag or pretrained) else None
+    load = w is not None and pretrained is not False
+    options = _options(entry, w, kwargs)
+    reset_head = load and classes is not None and classes != w.num_classes
+    if classes is not None:
+        options['classes'] = classes
+    elif w is not None and w.num_classes:
+        options['classes'] = w.num_classes
+    net = _build(entry, options)
+    ctx = ctx or mx.cpu()
+    if not load:
+        net.initialize(ctx=ctx)
+        return net
+    path = store.fetch(w, root=root)
+    load_checkpoint(net, path, ctx, skip=entry.head if reset_head else None)
+    if reset_head:
+        warnings.warn(f'{w.name}: head {entry.head!r} re-initialized for classes={classes} '
+                      f'(the checkpoint has {w.num_classes}); all other layers are pretrained', stacklevel=2)
+    else:
+        net.classes = _class_names(w)
+    net.weights = w
+    return net
+
+
+def _options(entry, w, kwargs):
+    """The builder kwargs: the checkpoint's config, then the caller's, refusing shape changes to a checkpoint."""
+    options = dict(w.config) if w is not None else {}
+    if w is not None:
+        defaults = {k: p.default for k, p in inspect.signature(entry.builder).parameters.items()}
+        for k in entry.protected:
+            if k in kwargs and kwargs[k] != options.get(k, defaults.get(k)):
+                raise ValueError(f'{w.name} was trained with {k}={options.get(k, defaults.get(k))!r}; '
+                                 f'{k}={kwargs[k]!r} changes parameter shapes: drop it or use pretrained=False')
+    options.update(kwargs)
+    return options
+
+
+def _build(entry, options):
+    params = inspect.signature(entry.builder).parameters
+    if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        unknown = sorted(set(options) - set(params))
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], list(params), n=1)
+            hint = f'did you mean {close[0]!r}? ' if close else ''
+            raise ValueError(f'{entry.name} has no option {unknown[0]!r}; {hint}its options are '
+                             f'{", ".join(params)}')
+    return entry.builder(**options)
+
+
+def load_checkpoint(net, path, ctx, skip=None):
+    """Load a Gluon .params file strictly into `net`; with `skip`, leave that sub-block freshly initialized."""
+    import mxnet as mx
+    try:
+        loaded = mx.nd.load(str(path))
+    except mx.base.MXNetError as e:
+        raise BadInputError(f'{path} is not a readable MXNet parameter file: {str(e).splitlines()[0]}') from None
+    loaded = {k.split(':', 1)[-1]: v for k, v in loaded.items()}  # 'arg:'/'aux:' prefixes of exported files
+    params = net._collect_params_with_prefix()
+    wanted = {k: p for k, p in params.items() if not (skip and k.startswith(skip + '.'))}
+    have = {k for k in loaded if not (skip and k.startswith(skip + '.'))}
+    missing, extra = sorted(set(wanted) - have), sorted(have - set(wanted))
+    if missing or extra:
+        raise BadInputError(f'{path} does not fit {type(net).__name__}: missing {missing[:3]}, '
+                            f'unexpected {extra[:3]} ({len(missing)} missing, {len(extra)} unexpected)')
+    for k, p in wanted.items():
+        if p.shape and all(p.shape) and tuple(p.shape) != loaded[k].shape:
+            raise BadInputError(f'{path}: {k} has shape {loaded[k].shape}, the net wants {p.shape}')
+        p._load_init(loaded[k], ctx)
+    if skip:
+        getattr(net, skip).initialize(ctx=ctx)
+
+
+def _class_names(w):
+    if w.classes is None:
+        return None
+    from importlib import resources
+    text = resources.files('gluonzoo.vision').joinpath('assets', f'{w.classes}_classes.txt').read_text()
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+_FAMILIES_IMPORTED = False
+
+
+def _import_families():
+    """Import the model files, whose decorators fill the registry (once, on first use)."""
+    global _FAMILIES_IMPORTED
+    if not _FAMILIES_IMPORTED:
+        _FAMILIES_IMPORTED = True
+        from .vision import models  # noqa: F401

