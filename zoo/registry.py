@@ -153,8 +153,7 @@ def get_model(name, pretrained=False, classes=None, ctx=None, root=None, **kwarg
     if reset_head:
         warnings.warn(f'{w.name}: head {entry.head!r} re-initialized for classes={classes} '
                       f'(the checkpoint has {w.num_classes}); all other layers are pretrained', stacklevel=2)
-    else:
-        net.classes = _class_names(w)
+    net.classes = None if reset_head else _class_names(w)
     net.weights = w
     return net
 
@@ -205,6 +204,11 @@ def load_checkpoint(net, path, ctx, skip=None):
         p._load_init(loaded[k], ctx)
     if skip:
         getattr(net, skip).initialize(ctx=ctx)
+
+
+def count_params(net):
+    """Trainable parameters (BatchNorm running statistics excluded), as torchvision and timm count them."""
+    return sum(p.data().size for p in net.collect_params().values() if p.grad_req != 'null')
 
 
 def _class_names(w):

@@ -50,7 +50,7 @@ class Weights:
     tag: str
     sha1: str
     task: str
-    num_params: int
+    num_params: int  # trainable parameters; registry.count_params recomputes it
     source: Source
     num_classes: Optional[int] = None
     classes: Optional[str] = None  # a class-name list shipped with the package, e.g. 'imagenet1k'

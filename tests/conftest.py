@@ -1,0 +1,122 @@
+"""Shared fixtures: an isolated cache, the real converted MobileNetV2 weights, and a real HTTP server on 127.0.0.1."""
+import contextlib
+import hashlib
+import http.server
+import io
+import os
+import shutil
+import threading
+import time
+import zipfile
+
+import pytest
+
+import gluonzoo as gz
+from gluonzoo import store
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch, tmp_path):
+    """Every test gets its own empty cache and no mirror/offline settings from the caller's shell."""
+    for var in ('GLUONZOO_REPO', 'GLUONZOO_PATH', 'GLUONZOO_OFFLINE', 'GLUONZOO_PACKAGES'):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv('GLUONZOO_HOME', str(tmp_path / 'gzhome'))
+
+
+@pytest.fixture(scope='session')
+def converted_cache(tmp_path_factory):
+    """A cache folder holding the real mobilenetv2_1.0.in1k file, converted once per test session."""
+    root = tmp_path_factory.mktemp('converted') / 'models'
+    store.fetch(gz.get_weights('mobilenetv2_1.0'), root=root, progress=False)
+    return root
+
+
+@pytest.fixture
+def pretrained_home(converted_cache, monkeypatch, tmp_path):
+    """GLUONZOO_HOME with the converted weights already cached (a copy: tests may damage it)."""
+    home = tmp_path / 'home'
+    shutil.copytree(converted_cache, home / 'models')
+    monkeypatch.setenv('GLUONZOO_HOME', str(home))
+    return home
+
+
+def sha1(data):
+    return hashlib.sha1(data).hexdigest()
+
+
+def zipped(member, data):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w') as zf:
+        zf.writestr(member, data)
+    return buf.getvalue()
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self):
+        super().__init__(('127.0.0.1', 0), _Handler)
+        self.files = {}  # url path -> bytes
+        self.hits = []  # url paths requested, in order
+        self.delay = 0.0
+        self.truncate = False  # send half the body with the full Content-Length
+        self.base = f'http://127.0.0.1:{self.server_address[1]}/'
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        srv = self.server
+        srv.hits.append(self.path)
+        time.sleep(srv.delay)
+        body = srv.files.get(self.path)
+        if body is None:
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body[:len(body) // 2] if srv.truncate else body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def http_server():
+    """A real HTTP server on 127.0.0.1 serving `server.files`; stopped after the test."""
+    srv = _Server()
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+    thread.join(5)
+
+
+@contextlib.contextmanager
+def registered(name, builder, **kwargs):
+    """Register a throwaway model for the duration of a block."""
+    from gluonzoo.registry import register_model, unregister_model
+    register_model(name, **kwargs)(builder)
+    try:
+        yield
+    finally:
+        unregister_model(name)
+
+
+def tiny_params(path_dir, seed=0):
+    """A real Gluon .params file of a tiny net, its bytes and the builder that fits it."""
+    import mxnet as mx
+    from mxnet.gluon import nn
+
+    def build(classes=4):
+        net = nn.HybridSequential()
+        net.add(nn.Dense(8, in_units=6), nn.Dense(classes, in_units=8))
+        return net
+    mx.random.seed(seed)
+    net = build()
+    net.initialize(mx.init.Normal(1.0))
+    path = os.path.join(path_dir, f'tiny-{seed}.params')
+    net.save_parameters(path)
+    with open(path, 'rb') as f:
+        return f.read(), build

@@ -1,0 +1,45 @@
+"""Tests that run over the whole registry: every arch builds and runs; every weights record is well formed."""
+import os
+
+import mxnet as mx
+import numpy as np
+import pytest
+
+import gluonzoo as gz
+from gluonzoo.registry import count_params, get_entry
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ARCHS = gz.list_models()
+RECORDS = gz.list_models(tags=True)
+
+
+def test_registry_is_not_empty():
+    assert 'mobilenetv2_1.0' in ARCHS and 'mobilenetv2_1.0.in1k' in RECORDS
+
+
+@pytest.mark.parametrize('name', ARCHS)
+def test_builds_and_runs(name):
+    entry = get_entry(name)
+    net = gz.get_model(name, classes=7)
+    out = net(mx.nd.random.uniform(shape=entry.test_input))
+    assert out.shape == (entry.test_input[0], 7)
+    assert np.isfinite(out.asnumpy()).all()
+
+
+@pytest.mark.parametrize('name', RECORDS)
+def test_weights_record(name):
+    w = gz.get_weights(name)
+    assert w.problems() == []
+    assert w.name == name
+    entry = get_entry(w.arch)
+    assert sum(r.default for r in entry.weights.values()) == 1
+    # num_params recomputed from the net the record's config builds
+    net = gz.get_model(name, pretrained=False)
+    net(mx.nd.zeros(w.input_shape))
+    assert count_params(net) == w.num_params
+    if w.log:
+        assert os.path.isfile(os.path.join(ROOT, w.log)), w.log
+    if w.classes:
+        from gluonzoo.registry import _class_names
+        assert len(_class_names(w)) == w.num_classes
+    assert w.as_dict()['sha1'] == w.sha1

