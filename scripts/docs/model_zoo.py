@@ -1,0 +1,39 @@
+"""Write docs/model_zoo.md from the registry: one row per checkpoint. `--check` fails when the file is stale.
+
+    .venv/bin/python scripts/docs/model_zoo.py [--check]
+"""
+import os
+import sys
+
+import gluonzoo as gz
+
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'docs', 'model_zoo.md')
+
+
+def render():
+    lines = ['# Model zoo', '',
+             'Generated from the registry by `scripts/docs/model_zoo.py`; do not edit by hand. Metrics are the '
+             "source's published figures unless a log is linked.", '',
+             '| checkpoint | task | params | top-1 | top-5 | sha1 | source | log |',
+             '|---|---|---:|---:|---:|---|---|---|']
+    for name in gz.list_models(tags=True):
+        w = gz.get_weights(name)
+        m = w.metrics
+        default = ' (default)' if w.default else ''
+        log = f'[{os.path.basename(w.log)}](../{w.log})' if w.log else '-'
+        lines.append(f'| `{name}`{default} | {w.task} | {w.num_params / 1e6:.2f}M | {m.get("top1", "-")} | '
+                     f'{m.get("top5", "-")} | `{w.sha1[:8]}` | {w.source.describe()} | {log} |')
+    return '\n'.join(lines) + '\n'
+
+
+if __name__ == '__main__':
+    text = render()
+    if '--check' in sys.argv:
+        current = open(OUT).read() if os.path.exists(OUT) else ''
+        if current != text:
+            sys.exit('docs/model_zoo.md is stale: run .venv/bin/python scripts/docs/model_zoo.py')
+        print('docs/model_zoo.md is up to date')
+    else:
+        with open(OUT, 'w') as f:
+            f.write(text)
+        print('wrote', os.path.normpath(OUT))
