@@ -18,12 +18,21 @@ def test_registry_is_not_empty():
 
 
 @pytest.mark.parametrize('name', ARCHS)
-def test_builds_and_runs(name):
+def test_builds_hybridizes_and_runs(name):
     entry = get_entry(name)
-    net = gz.get_model(name, classes=7)
-    out = net(mx.nd.random.uniform(shape=entry.test_input))
-    assert out.shape == (entry.test_input[0], 7)
-    assert np.isfinite(out.asnumpy()).all()
+    kwargs = dict(entry.test_kwargs, **({'classes': 7} if entry.head else {}))
+    net = gz.get_model(name, **kwargs)
+    inputs = entry.example_inputs()
+    outs = net(*inputs)
+    net.hybridize()
+    houts = net(*inputs)
+    outs, houts = (o if isinstance(o, (list, tuple)) else [o] for o in (outs, houts))
+    if entry.head:
+        assert outs[0].shape[-1] == 7
+    for a, b in zip(outs, houts):
+        a, b = a.asnumpy(), b.asnumpy()
+        assert np.isfinite(a).all()
+        assert np.abs(a - b).max() <= 1e-4 * max(np.abs(a).max(), 1e-30)
 
 
 @pytest.mark.parametrize('name', RECORDS)

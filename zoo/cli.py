@@ -105,7 +105,7 @@ def build_parser():
 
     s = sub.add_parser('list', help='list registered models')
     s.add_argument('pattern', nargs='?', help="fnmatch pattern, e.g. 'mobilenet*'")
-    s.add_argument('--task', help='e.g. image-classification')
+    s.add_argument('--task', help='a task (image-classification) or a domain (vision, text)')
     s.add_argument('--pretrained', action='store_true', help='only models with weights')
     s.set_defaults(fn=cmd_list)
 

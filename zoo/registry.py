@@ -25,7 +25,20 @@ class ModelEntry:
     weights: Dict[str, Weights]
     head: Optional[str]  # structural prefix of the classifier head, reset by classes=N
     protected: Tuple[str, ...]  # builder kwargs that define parameter shapes
-    test_input: Tuple[int, ...]  # a small input the registry tests use
+    test_input: object  # a small input shape, or a callable returning the tuple of NDArrays to call the net with
+    test_kwargs: Dict[str, object]  # builder kwargs that shrink the net for the registry-wide tests
+
+    @property
+    def domain(self):
+        """'vision' or 'text': which subpackage the builder lives in."""
+        return 'text' if self.builder.__module__.startswith('gluonzoo.text') else 'vision'
+
+    def example_inputs(self):
+        """The inputs the registry tests call the net with."""
+        import mxnet as mx
+        if callable(self.test_input):
+            return tuple(self.test_input())
+        return (mx.nd.random.uniform(shape=self.test_input),)
 
     @property
     def default_weights(self):
@@ -53,10 +66,13 @@ class ModelEntry:
 _REGISTRY: Dict[str, ModelEntry] = {}
 
 
-def register_model(name=None, *, task, weights=(), head='output', protected=(), test_input=(1, 3, 64, 64)):
+def register_model(name=None, *, task, weights=(), head='output', protected=(), test_input=(1, 3, 64, 64),
+                   test_kwargs=None):
     """Register the decorated builder under `name` (default: the function's name); a duplicate is an error.
 
     `weights` lists the Weights records of this arch; exactly one of them has default=True when there are any.
+    `head` is the attribute `classes=N` re-initializes (None: no classifier head). `protected` names the options
+    that change parameter shapes. `test_input` / `test_kwargs` give the registry-wide tests a small run.
     """
     def deco(fn):
         key = name or fn.__name__
@@ -71,7 +87,8 @@ def register_model(name=None, *, task, weights=(), head='output', protected=(), 
             records[w.tag] = w
         if records and sum(w.default for w in records.values()) != 1:
             raise ValueError(f'{key} must mark exactly one weights record default=True')
-        _REGISTRY[key] = ModelEntry(key, fn, task, records, head, tuple(protected), tuple(test_input))
+        _REGISTRY[key] = ModelEntry(key, fn, task, records, head, tuple(protected),
+                                    test_input if callable(test_input) else tuple(test_input), dict(test_kwargs or {}))
         return fn
     return deco
 
@@ -108,12 +125,13 @@ def get_weights(name, tag=None):
 def list_models(pattern=None, task=None, pretrained=None, tags=False):
     """Sorted registered names matching an fnmatch `pattern`, a `task`, and whether they have weights.
 
-    With tags=True the names are checkpoints (`arch.tag`) instead of architectures.
+    `task` is a task name (`image-classification`) or a domain (`vision`, `text`). With tags=True the names are
+    checkpoints (`arch.tag`) instead of architectures.
     """
     _import_families()
     out = []
     for entry in _REGISTRY.values():
-        if task and entry.task != task:
+        if task and task not in (entry.task, entry.domain):
             continue
         if pretrained is not None and bool(entry.weights) != bool(pretrained):
             continue
@@ -228,3 +246,4 @@ def _import_families():
     if not _FAMILIES_IMPORTED:
         _FAMILIES_IMPORTED = True
         from .vision import models  # noqa: F401
+        from .text import models as text_models  # noqa: F401

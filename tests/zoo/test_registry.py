@@ -30,6 +30,8 @@ def test_list_models_filters():
     assert gz.list_models(task='text-embedding', pattern='mobilenet*') == []
     assert 'mobilenetv2_1.0' in gz.list_models(pretrained=True, task='image-classification')
     assert 'mobilenetv2_1.0.in1k' in gz.list_models('*.in1k', tags=True)
+    assert gz.list_models('mobilenetv2_1*', task='vision') == ['mobilenetv2_1.0']
+    assert gz.list_models('mobilenetv2_1*', task='text') == []
 
 
 def test_duplicate_registration_is_an_error():

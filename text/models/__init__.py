@@ -1,0 +1,1 @@
+"""Text model families, one file a family; importing this package registers them all."""
