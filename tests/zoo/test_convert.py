@@ -91,6 +91,18 @@ def test_truncated_and_non_checkpoint_files(tmp_path):
         load_torch_checkpoint(tmp_path / 'missing.pth')
 
 
+def test_view_past_its_storage_is_refused(tmp_path):
+    import torch._utils  # noqa: F401  (pickle resolves the rebuild function by name)
+
+    class _Oversized:  # a tensor claiming 100 elements over a 4-element storage
+        def __reduce__(self):
+            return torch._utils._rebuild_tensor_v2, (torch.ones(4).storage(), 0, (100,), (1,), False, {})
+    path = tmp_path / 'big.pt'
+    torch.save({'w': _Oversized()}, path, _use_new_zipfile_serialization=False)
+    with pytest.raises(BadInputError, match='does not fit its storage'):
+        load_torch_checkpoint(path)
+
+
 def test_safetensors_numpy_api(tmp_path):
     from safetensors.numpy import save_file
     arrays = {'a': np.arange(6, dtype=np.float32).reshape(2, 3), 'b': np.array([1, 2], np.int64)}

@@ -45,6 +45,12 @@ class _LazyTensor:
     def materialize(self, storages):
         flat, is_bf16 = storages[self.storage]
         item = flat.itemsize
+        # a crafted file could point a view past its storage; as_strided would then read foreign memory
+        last = self.offset + sum((n - 1) * st for n, st in zip(self.size, self.stride) if n > 0)
+        if self.offset < 0 or any(st < 0 for st in self.stride) or (all(self.size) and last >= len(flat)) \
+                or (not self.size and self.offset >= len(flat)):
+            raise BadInputError(f'a tensor of shape {self.size} at offset {self.offset} does not fit its storage '
+                                f'of {len(flat)} elements: the checkpoint is corrupt')
         if not self.size:
             arr = flat[self.offset:self.offset + 1].reshape(())
         else:
