@@ -32,11 +32,11 @@ setup(
                                   for sub in find_packages(os.path.join(HERE, folder))],
     package_data={'gluonzoo.vision': ['assets/*'], 'gluonzoo.text': ['assets/*']},
     install_requires=pinned('numpy', 'opencv-python-headless', 'onnx', 'onnxruntime', 'tqdm', 'portalocker',
-                            'safetensors', 'sentencepiece'),
+                            'safetensors', 'sentencepiece', 'tokenizers'),
     extras_require={
         'cpu': pinned('mxnet'),
         'gpu': pinned('mxnet-cu117'),
-        'test': pinned('pytest', 'torch'),
+        'test': pinned('pytest', 'torch', 'sacrebleu'),
     },
     entry_points={'console_scripts': ['gluonzoo = gluonzoo.cli:main']},
 )
