@@ -1,1 +1,7 @@
-"""gluonzoo.text: NLP models, vocabularies and tokenizers (arrive with the text issue)."""
+"""gluonzoo.text: NLP models, vocabularies, tokenizers, batchify/samplers, decoding and metrics.
+
+    import gluonzoo.text as gt
+    vecs = gt.embed('bert_6_384_12', ['A cat sits.', 'A dog runs.'])   # (2, 384), unit rows
+"""
+from . import tokenizers  # noqa: F401
+from .embedding import cosine_matrix, embed  # noqa: F401

@@ -1,4 +1,4 @@
-"""`gluonzoo` command line: list | info | predict | export | verify.
+"""`gluonzoo` command line: list | info | predict | export | embed | verify.
 
 An error prints one line, `gluonzoo: error: ...`, and exits 1; --debug shows the traceback instead.
 """
@@ -71,6 +71,24 @@ def cmd_export(args):
     return 0
 
 
+def cmd_embed(args):
+    """Sentence embeddings of the texts; with two or more, their cosine similarity matrix."""
+    import numpy as np
+    from .text import cosine_matrix, embed
+    vecs = embed(args.name, args.texts)
+    np.set_printoptions(precision=4, suppress=True, linewidth=120)
+    if len(args.texts) == 1 or args.vectors:
+        for text, v in zip(args.texts, vecs):
+            print(f'{text!r}: {np.array2string(v, max_line_width=10**6)}')
+    if len(args.texts) > 1:
+        sims = cosine_matrix(vecs)
+        print(_table([[f'[{i}]'] + [f'{x:.4f}' for x in row] for i, row in enumerate(sims)],
+                     [''] + [f'[{i}]' for i in range(len(sims))]))
+        for i, text in enumerate(args.texts):
+            print(f'[{i}] {text}')
+    return 0
+
+
 def cmd_verify(args):
     """Recompute the sha1 of the checkpoint and rerun the check its record names."""
     from .registry import get_model, get_weights
@@ -126,6 +144,12 @@ def build_parser():
     s.add_argument('--input-shape', help='N,C,H,W (default: from the weights record)')
     s.add_argument('--format', action='append', default=None, choices=['symbol'], help='repeatable; default symbol')
     s.set_defaults(fn=cmd_export)
+
+    s = sub.add_parser('embed', help='sentence embeddings, or the cosine similarity matrix of 2+ texts')
+    s.add_argument('name', help='a text-embedding checkpoint, e.g. bert_6_384_12')
+    s.add_argument('texts', nargs='+')
+    s.add_argument('--vectors', action='store_true', help='print the vectors too when there are 2+ texts')
+    s.set_defaults(fn=cmd_embed)
 
     s = sub.add_parser('verify', help="recompute a checkpoint's sha1 and rerun its record's check")
     s.add_argument('name')

@@ -1,1 +1,2 @@
-"""Text model families, one file a family; importing this package registers them all."""
+"""Text model families; importing a family file registers its builders."""
+from . import bert  # noqa: F401
