@@ -196,8 +196,17 @@ class SentencePieceTokenizer:
         self.max_length, self.stride = max_length, stride
 
     def _pieces(self, text):
-        proto = self._sp.encode(_text(text), out_type='immutable_proto')
-        return [(p.id, p.piece, (p.begin, p.end)) for p in proto.pieces]
+        text = _text(text)
+        proto = self._sp.encode(text, return_type='proto')
+        # sentencepiece reports UTF-8 byte offsets; callers index the str, so map bytes -> characters
+        char_at = [0] * (len(text.encode('utf-8')) + 1)
+        pos = 0
+        for i, ch in enumerate(text):
+            n = len(ch.encode('utf-8'))
+            char_at[pos:pos + n] = [i] * n
+            pos += n
+        char_at[pos] = len(text)
+        return [(p.id, p.piece, (char_at[p.begin], char_at[p.end])) for p in proto.pieces]
 
     def _assemble(self, pieces):
         bos = [(self._sp.bos_id(), self._sp.id_to_piece(self._sp.bos_id()), (0, 0))] if self.add_bos else []
