@@ -13,36 +13,16 @@ import sys
 os.environ.setdefault('MXNET_ENFORCE_DETERMINISM', '1')
 os.environ.setdefault('MXNET_CUDNN_AUTOTUNE_DEFAULT', '0')
 
-# Fashion-MNIST mean/std of the training images (pixel / 255)
-DATASETS = {'fashion_mnist': dict(classes=10, mean=(0.2860,), std=(0.3530,), size=28)}
 DEFAULTS = {'model': 'cifar_resnet20_v1', 'model_kwargs': {'in_channels': 1}, 'classes': 10}
-
-
-def load(cfg):
-    """The train/eval ArrayData and log info of cfg.dataset."""
-    from gluonzoo.train.data import ArrayData, checksum
-    if cfg.dataset not in DATASETS:
-        raise ValueError(f'unknown dataset {cfg.dataset!r}; this recipe knows {sorted(DATASETS)}')
-    spec = DATASETS[cfg.dataset]
-    from gluonzoo.vision.data import load_fashion_mnist
-    (xtr, ytr), (xte, yte) = load_fashion_mnist('train'), load_fashion_mnist('test')
-    info = {'name': cfg.dataset, 'source': 'Debian dataset-fashion-mnist', 'train_split': 'train',
-            'checksum': checksum(xtr, ytr, xte, yte)}
-    if cfg.train_limit:
-        xtr, ytr = xtr[:cfg.train_limit], ytr[:cfg.train_limit]
-    if cfg.val_limit:
-        xte, yte = xte[:cfg.val_limit], yte[:cfg.val_limit]
-    norm = dict(mean=spec['mean'], std=spec['std'], size=spec['size'])
-    return ArrayData(xtr, ytr, augment=cfg.augment, **norm), ArrayData(xte, yte, **norm), spec['classes'], info
 
 
 def main(argv=None):
     from gluonzoo.errors import GluonzooError
-    from gluonzoo.train import ImageClassification, fit, parse_args
+    from gluonzoo.train import fit, parse_args
+    from gluonzoo.train.datasets import load_task
     try:
         cfg = parse_args(argv, DEFAULTS, description=__doc__.splitlines()[0])
-        train, val, classes, info = load(cfg)
-        result = fit(cfg, ImageClassification(train, val, classes, info), argv=argv)
+        result = fit(cfg, load_task(cfg), argv=argv)
     except (GluonzooError, ValueError, FileNotFoundError) as e:
         print(f'train.py: error: {e}', file=sys.stderr)
         return 2
