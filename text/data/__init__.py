@@ -1,0 +1,3 @@
+"""Text data: batchify functions, bucketing samplers and readers for the offline corpora."""
+from .batchify import Dict, List, NamedTuple, Pad, Stack, Tuple  # noqa: F401
+from .sampler import FixedBucketSampler, SortedBucketSampler  # noqa: F401

@@ -1,0 +1,171 @@
+"""Batchify functions with GluonNLP 0.10's semantics: turn a list of samples into one batch.
+
+>>> Stack()([[1, 2], [3, 4]]).asnumpy().tolist()
+[[1, 2], [3, 4]]
+>>> Stack(dtype='float32')([np.array([1, 2]), np.array([3, 4])]).dtype
+<class 'numpy.float32'>
+>>> x, n = Pad(pad_val=0, ret_length=True)([[1, 2, 3], [4], [5, 6]])
+>>> x.asnumpy().tolist(), n.asnumpy().tolist()
+([[1.0, 2.0, 3.0], [4.0, 0.0, 0.0], [5.0, 6.0, 0.0]], [3, 1, 2])
+>>> Pad(pad_val=-1, round_to=4, dtype='int32')([[1, 2, 3], [4]]).asnumpy().tolist()
+[[1, 2, 3, -1], [4, -1, -1, -1]]
+>>> ids, label = Tuple(Pad(pad_val=0), Stack())([([1, 2], 0), ([3], 1)])
+>>> ids.asnumpy().tolist(), label.asnumpy().tolist()
+([[1.0, 2.0], [3.0, 0.0]], [0.0, 1.0])
+>>> List()([[1, 2], [3]])
+[[1, 2], [3]]
+>>> sorted(Dict({'a': Stack(), 'b': List()})([{'a': 1, 'b': 'x'}, {'a': 2, 'b': 'y'}]).items())[1]
+('b', ['x', 'y'])
+>>> import collections
+>>> S = collections.namedtuple('S', ['data', 'label'])
+>>> NamedTuple(S, {'data': Pad(pad_val=0), 'label': Stack()})([S([1], 0), S([2, 3], 1)]).data.shape
+(2, 2)
+
+Dtypes as in GluonNLP: Stack keeps the samples' numpy dtype (Python ints: int64); Pad keeps the dtype of numpy
+and NDArray samples and gives float32 for lists unless dtype= is set.
+"""
+import math
+
+import numpy as np
+
+from ...errors import BadInputError
+
+
+def _to_nd(arr, dtype, shared):
+    import mxnet as mx
+    ctx = mx.Context('cpu_shared', 0) if shared else mx.cpu()
+    return mx.nd.array(arr, ctx=ctx, dtype=dtype)
+
+
+class Stack:
+    """Stack same-shaped samples along a new first axis; `dtype` overrides the samples' own."""
+
+    def __init__(self, dtype=None, use_shared_mem=False):
+        self._dtype, self._shared = dtype, use_shared_mem
+
+    def __call__(self, data):
+        import mxnet as mx
+        if not len(data):
+            raise BadInputError('Stack got an empty batch')
+        if isinstance(data[0], mx.nd.NDArray):
+            out = mx.nd.stack(*data)
+            return out if self._dtype is None else out.astype(self._dtype)
+        try:
+            arr = np.asarray(data)
+        except ValueError:
+            arr = None
+        if arr is None or arr.dtype == object:
+            shapes = sorted({np.shape(d) for d in data})
+            raise BadInputError(f'Stack needs samples of one shape, got shapes {shapes[:3]}: use Pad for '
+                                'variable-length samples')
+        return _to_nd(arr, arr.dtype if self._dtype is None else self._dtype, self._shared)
+
+
+class Pad:
+    """Pad variable-length samples along `axis` to the longest (rounded up to a multiple of `round_to`) with
+    `pad_val` (0 when None, as GluonNLP); `ret_length=True` also returns the original lengths (int32)."""
+
+    def __init__(self, axis=0, pad_val=None, ret_length=False, dtype=None, round_to=None, use_shared_mem=False):
+        if not isinstance(axis, int):
+            raise BadInputError(f'Pad axis must be an int, got {axis!r}')
+        self._axis, self._pad = axis, 0 if pad_val is None else pad_val
+        self._ret_length, self._dtype, self._round_to, self._shared = ret_length, dtype, round_to, use_shared_mem
+
+    def __call__(self, data):
+        import mxnet as mx
+        if not len(data):
+            raise BadInputError('Pad got an empty batch')
+        dtype = self._dtype
+        if isinstance(data[0], mx.nd.NDArray):
+            dtype = dtype or data[0].dtype
+            arrs = [d.asnumpy() for d in data]
+        elif isinstance(data[0], np.ndarray):
+            dtype, arrs = dtype or data[0].dtype, list(data)
+        elif isinstance(data[0], (list, tuple)):
+            arrs = [np.asarray(d) for d in data]
+        else:
+            raise BadInputError(f'Pad pads lists, numpy arrays or NDArrays, not {type(data[0]).__name__}')
+        ndim = arrs[0].ndim
+        if not -ndim <= self._axis < max(ndim, 1) or any(a.ndim != ndim for a in arrs):
+            raise BadInputError(f'Pad axis={self._axis} does not fit samples of {sorted({a.ndim for a in arrs})} '
+                                'dimensions (all samples need the same number)')
+        axis = self._axis % ndim
+        lengths = [a.shape[axis] for a in arrs]
+        longest = max(lengths)
+        if self._round_to:
+            longest = self._round_to * math.ceil(longest / self._round_to)
+        shape = list(arrs[0].shape)
+        shape[axis] = longest
+        out = np.full([len(arrs)] + shape, self._pad, dtype=dtype if dtype is not None else arrs[0].dtype)
+        for i, a in enumerate(arrs):
+            other = [s for k, s in enumerate(a.shape) if k != axis]
+            if other != [s for k, s in enumerate(shape) if k != axis]:
+                raise BadInputError(f'Pad: sample {i} has shape {a.shape}; only axis {axis} may differ')
+            index = [i] + [slice(None)] * ndim
+            index[axis + 1] = slice(0, a.shape[axis])
+            out[tuple(index)] = a
+        # list samples without dtype= come out float32 (MXNet's default), as in GluonNLP
+        padded = _to_nd(out, dtype, self._shared)
+        if self._ret_length:
+            return padded, _to_nd(np.array(lengths), 'int32', self._shared)
+        return padded
+
+
+class Tuple:
+    """Apply one batchify function per field of tuple samples: Tuple(A, B) or Tuple([A, B])."""
+
+    def __init__(self, fn, *args):
+        self._fns = tuple(fn) if isinstance(fn, (list, tuple)) and not args else (fn,) + args
+        bad = [i for i, f in enumerate(self._fns) if not callable(f)]
+        if bad:
+            raise BadInputError(f'Tuple field {bad[0]} is {self._fns[bad[0]]!r}, not a batchify function')
+
+    def __call__(self, data):
+        if any(len(d) != len(self._fns) for d in data):
+            raise BadInputError(f'Tuple has {len(self._fns)} functions but a sample has '
+                                f'{sorted({len(d) for d in data})} fields')
+        return tuple(fn([d[i] for d in data]) for i, fn in enumerate(self._fns))
+
+
+class List:
+    """Keep the samples as a plain list (for strings, ragged metadata)."""
+
+    def __call__(self, data):
+        return list(data)
+
+
+class Dict:
+    """Apply one batchify function per key of dict samples."""
+
+    def __init__(self, fn_dict):
+        if not isinstance(fn_dict, dict) or not all(callable(f) for f in fn_dict.values()):
+            raise BadInputError('Dict takes a dict of key -> batchify function')
+        self._fns = fn_dict
+
+    def __call__(self, data):
+        missing = sorted({k for k in self._fns for d in data if k not in d})
+        if missing:
+            raise BadInputError(f'Dict: samples lack the key(s) {missing}')
+        return {k: fn([d[k] for d in data]) for k, fn in self._fns.items()}
+
+
+class NamedTuple:
+    """Apply one batchify function per field of namedtuple samples; returns the same namedtuple type.
+    `fn_info` is a list in field order or a dict by field name."""
+
+    def __init__(self, container, fn_info):
+        fields = container._fields
+        if isinstance(fn_info, dict):
+            if set(fn_info) != set(fields):
+                raise BadInputError(f'NamedTuple fields are {list(fields)}, the functions are for '
+                                    f'{list(fn_info)}')
+            fn_info = [fn_info[f] for f in fields]
+        if len(fn_info) != len(fields) or not all(callable(f) for f in fn_info):
+            raise BadInputError(f'NamedTuple needs one batchify function per field of {list(fields)}')
+        self._container, self._fns = container, list(fn_info)
+
+    def __call__(self, data):
+        if not isinstance(data[0], self._container):
+            raise BadInputError(f'NamedTuple samples must be {self._container.__name__}, '
+                                f'got {type(data[0]).__name__}')
+        return self._container(*[fn([d[i] for d in data]) for i, fn in enumerate(self._fns)])
