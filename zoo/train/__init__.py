@@ -4,8 +4,8 @@
 """
 from .checkpoint import CheckpointError
 from .config import TrainConfig, parse_args
-from .engine import deterministic_env, fit, lr_at
+from .engine import deterministic_env, fit, lr_at, precheck
 from .tasks import ImageClassification
 
-__all__ = ['TrainConfig', 'parse_args', 'fit', 'lr_at', 'deterministic_env', 'CheckpointError',
+__all__ = ['TrainConfig', 'parse_args', 'fit', 'precheck', 'lr_at', 'deterministic_env', 'CheckpointError',
            'ImageClassification']

@@ -102,13 +102,18 @@ def read(path):
     return meta, members['params'], members['trainer']
 
 
-def check_fits(path, meta, fingerprint, net):
-    """Refuse a checkpoint made by another config or for another net: resuming it would not continue this run."""
+def check_config(path, meta, fingerprint):
+    """Refuse a checkpoint made by another config: resuming it would not continue this run."""
     saved = meta.get('config', {})
     for k in sorted(set(saved) | set(fingerprint)):
         if saved.get(k) != fingerprint.get(k):
             raise CheckpointError(f'checkpoint {path} was made with {k}={saved.get(k)!r}, this run has '
                                   f'{k}={fingerprint.get(k)!r}: resume with the same config, or use another --out')
+
+
+def check_fits(path, meta, fingerprint, net):
+    """Refuse a checkpoint made by another config or for another net."""
+    check_config(path, meta, fingerprint)
     shapes = {k: list(p.shape) for k, p in net._collect_params_with_prefix().items()}
     if meta.get('shapes') != shapes:
         diff = sorted(set(meta.get('shapes', {})) ^ set(shapes)) or \

@@ -94,6 +94,21 @@ class _AuxSync:
             p.set_data(p.data() / self.kv.num_workers)
 
 
+def precheck(cfg, lead=True):
+    """The checkpoint a run of `cfg` resumes from (None for a fresh run), refusing what cannot be continued:
+    --resume without a checkpoint, a corrupt one or one made by another config, or a fresh run into an --out that
+    already holds checkpoints. Cheap: recipes call it before loading any data."""
+    found = ckpt.latest(cfg.out)
+    if cfg.resume and found is None:
+        raise CheckpointError(f'--resume: there is no checkpoint (epoch-NNNN.ckpt) in {cfg.out} to continue from')
+    if not cfg.resume and found is not None and lead:
+        raise CheckpointError(f'{cfg.out} already holds checkpoints ({os.path.basename(found)}): pass --resume to '
+                              'continue that run, or choose another --out')
+    if cfg.resume:
+        ckpt.check_config(found, ckpt.read(found)[0], cfg.fingerprint())
+    return found
+
+
 def fit(cfg, task, net=None, argv=None):
     """Train `task` (see tasks.py for the interface) with `cfg`; return the final record (and weights path).
 
@@ -109,12 +124,7 @@ def fit(cfg, task, net=None, argv=None):
     rank, workers = (kv.rank, kv.num_workers) if kv else (0, 1)
     lead = rank == 0
 
-    found = ckpt.latest(cfg.out)
-    if cfg.resume and found is None:
-        raise CheckpointError(f'--resume: there is no checkpoint (epoch-NNNN.ckpt) in {cfg.out} to continue from')
-    if not cfg.resume and found is not None and lead:
-        raise CheckpointError(f'{cfg.out} already holds checkpoints ({os.path.basename(found)}): pass --resume to '
-                              'continue that run, or choose another --out')
+    found = precheck(cfg, lead)
 
     seed_all(cfg.seed)
     net = net or build_net(cfg, ctx)

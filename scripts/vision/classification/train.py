@@ -18,10 +18,11 @@ DEFAULTS = {'model': 'cifar_resnet20_v1', 'model_kwargs': {'in_channels': 1}, 'c
 
 def main(argv=None):
     from gluonzoo.errors import GluonzooError
-    from gluonzoo.train import fit, parse_args
+    from gluonzoo.train import fit, parse_args, precheck
     from gluonzoo.train.datasets import load_task
     try:
         cfg = parse_args(argv, DEFAULTS, description=__doc__.splitlines()[0])
+        precheck(cfg)  # a bad --out / --resume fails before any data is read
         result = fit(cfg, load_task(cfg), argv=argv)
     except (GluonzooError, ValueError, FileNotFoundError) as e:
         print(f'train.py: error: {e}', file=sys.stderr)

@@ -1,0 +1,52 @@
+"""Run the Fashion-MNIST recipe on a tiny config (256 training images, 8 batches an epoch) in a subprocess."""
+import hashlib
+import glob
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RECIPE = os.path.join(ROOT, 'scripts', 'vision', 'classification', 'train.py')
+LAUNCH = os.path.join(ROOT, 'scripts', 'launch.py')
+TINY = ['--train-limit', '256', '--val-limit', '100', '--batch-size', '32', '--progress', '0']
+# one thread: the same float summation order on every run (and gentle on shared CI cores)
+ENV = dict(os.environ, OMP_NUM_THREADS='1', MXNET_CPU_WORKER_NTHREADS='1')
+
+
+def recipe_cmd(*args):
+    return [sys.executable, RECIPE, *TINY, *args]
+
+
+def run_recipe(*args, ok=True, timeout=300):
+    p = subprocess.run(recipe_cmd(*args), env=ENV, capture_output=True, text=True, timeout=timeout)
+    if ok:
+        assert p.returncode == 0, p.stderr[-3000:]
+    return p
+
+
+def sha1(path):
+    with open(path, 'rb') as f:
+        return hashlib.sha1(f.read()).hexdigest()
+
+
+def weights_file(out):
+    found = glob.glob(os.path.join(out, 'cifar_resnet20_v1-*.params'))
+    assert len(found) == 1, found
+    return found[0]
+
+
+def records(log, kind='epoch'):
+    """The log's records of one type, without the wall-clock fields that differ between runs."""
+    with open(log) as f:
+        rs = [json.loads(line) for line in f if line.strip()]
+    return [{k: v for k, v in r.items() if k not in ('seconds', 'time')} for r in rs if r['type'] == kind]
+
+
+def recipe_main(argv):
+    """Run the recipe's main() in this process (for errors raised before any training); return its exit code."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('fmnist_recipe', RECIPE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main([*TINY, *argv])
