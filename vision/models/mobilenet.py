@@ -9,22 +9,13 @@ from mxnet.gluon import nn
 
 from ...convert import load_torch_checkpoint, torch_to_gluon
 from ...registry import register_model
+from ..layers import Classifier, conv_bn, last_per_stride
 from ...weights import GLUONCV_REPO, Source, Weights
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
-class ReLU6(nn.HybridBlock):
-    """min(max(x, 0), 6); no parameters, so GluonCV's RELU6 and this name the same structure."""
-
-    def hybrid_forward(self, F, x):
-        return F.clip(x, 0, 6, name='relu6')
-
-
-def _conv_bn(seq, channels, kernel=1, stride=1, pad=0, groups=1, act=True):
-    seq.add(nn.Conv2D(channels, kernel, stride, pad, groups=groups, use_bias=False))
-    seq.add(nn.BatchNorm(scale=True))
-    if act:
-        seq.add(ReLU6())
+def _conv_bn(seq, channels, kernel=1, stride=1, pad=0, groups=1, act=True, in_channels=0):
+    conv_bn(seq, channels, kernel, stride, pad, groups, act='relu6' if act else None, in_channels=in_channels)
 
 
 class LinearBottleneck(nn.HybridBlock):
@@ -51,27 +42,36 @@ class LinearBottleneck(nn.HybridBlock):
 _STAGES = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]
 
 
-class MobileNetV2(nn.HybridBlock):
+class MobileNetV2(Classifier):
     """MobileNetV2 with width `multiplier`, `classes` outputs and an optional bias on the 1x1-conv head."""
 
-    def __init__(self, multiplier=1.0, classes=1000, head_bias=False, **kwargs):
+    def __init__(self, multiplier=1.0, classes=1000, head_bias=False, in_channels=3, **kwargs):
         super().__init__(**kwargs)
+        self.in_channels = in_channels
+        candidates = []
         with self.name_scope():
             self.features = nn.HybridSequential(prefix='features_')
             with self.features.name_scope():
                 in_c = int(32 * multiplier)
-                _conv_bn(self.features, in_c, kernel=3, stride=2, pad=1)
+                _conv_bn(self.features, in_c, kernel=3, stride=2, pad=1, in_channels=in_channels)
+                stride = 2
+                candidates.append((2, in_c, stride))
                 for t, c, n, s in _STAGES:
                     for i in range(n):
                         out_c = int(c * multiplier)
                         self.features.add(LinearBottleneck(in_c, out_c, t, s if i == 0 else 1))
-                        in_c = out_c
+                        in_c, stride = out_c, stride * (s if i == 0 else 1)
+                        candidates.append((len(self.features) - 1, out_c, stride))
                 # GluonCV keeps 1280 for multipliers <= 1.0
-                _conv_bn(self.features, int(1280 * multiplier) if multiplier > 1.0 else 1280)
+                last = int(1280 * multiplier) if multiplier > 1.0 else 1280
+                _conv_bn(self.features, last)
+                candidates.append((len(self.features) - 1, last, stride))
                 self.features.add(nn.GlobalAvgPool2D())
             self.output = nn.HybridSequential(prefix='output_')
             with self.output.name_scope():
                 self.output.add(nn.Conv2D(classes, 1, use_bias=head_bias, prefix='pred_'), nn.Flatten())
+
+        self.feature_info = last_per_stride(candidates)
 
     def hybrid_forward(self, F, x):
         return self.output(self.features(x))
@@ -123,28 +123,28 @@ def _gluoncv_record(multiplier, default):
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-_REG = dict(task='image-classification', head='output', protected=('head_bias',))
+_REG = dict(task='image-classification', head='output', protected=('head_bias', 'in_channels'))
 
 
 @register_model('mobilenetv2_1.0', weights=[MOBILENETV2_1_0_IN1K, _gluoncv_record(1.0, False)], **_REG)
-def mobilenetv2_1_0(classes=1000, head_bias=False):
+def mobilenetv2_1_0(classes=1000, head_bias=False, in_channels=3):
     """MobileNetV2 width 1.0 (arXiv:1801.04381)."""
-    return MobileNetV2(1.0, classes, head_bias)
+    return MobileNetV2(1.0, classes, head_bias, in_channels)
 
 
 @register_model('mobilenetv2_0.75', weights=[_gluoncv_record(0.75, True)], **_REG)
-def mobilenetv2_0_75(classes=1000, head_bias=False):
+def mobilenetv2_0_75(classes=1000, head_bias=False, in_channels=3):
     """MobileNetV2 width 0.75 (arXiv:1801.04381)."""
-    return MobileNetV2(0.75, classes, head_bias)
+    return MobileNetV2(0.75, classes, head_bias, in_channels)
 
 
 @register_model('mobilenetv2_0.5', weights=[_gluoncv_record(0.5, True)], **_REG)
-def mobilenetv2_0_5(classes=1000, head_bias=False):
+def mobilenetv2_0_5(classes=1000, head_bias=False, in_channels=3):
     """MobileNetV2 width 0.5 (arXiv:1801.04381)."""
-    return MobileNetV2(0.5, classes, head_bias)
+    return MobileNetV2(0.5, classes, head_bias, in_channels)
 
 
 @register_model('mobilenetv2_0.25', weights=[_gluoncv_record(0.25, True)], **_REG)
-def mobilenetv2_0_25(classes=1000, head_bias=False):
+def mobilenetv2_0_25(classes=1000, head_bias=False, in_channels=3):
     """MobileNetV2 width 0.25 (arXiv:1801.04381)."""
-    return MobileNetV2(0.25, classes, head_bias)
+    return MobileNetV2(0.25, classes, head_bias, in_channels)

@@ -1,0 +1,21 @@
+"""What the vision families' weights records share: ImageNet preprocessing and the GluonCV-mirror record."""
+from ...weights import GLUONCV_REPO, Source, Weights
+
+#: GluonCV's ImageNet eval preset (presets.imagenet.transform_eval): resize short side 256, center crop 224
+IMAGENET = dict(resize=256, crop=224, mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225), layout='NCHW',
+                color='RGB', scale=1 / 255.0)
+#: Inception v3 is evaluated at 299 (GluonCV: resize 342 = 299 / 0.875)
+IMAGENET_299 = dict(IMAGENET, resize=342, crop=299)
+
+
+def gluoncv(arch, sha1, num_params, paper, default=True, preprocess=IMAGENET, metrics=None, **kwargs):
+    """The record of a checkpoint GluonCV 0.10.5 publishes (sha1 from its model_store.py), fetched from its mirror.
+
+    Top-1/top-5 are left empty unless GluonCV's model zoo table was at hand: no figure is copied unseen.
+    """
+    crop = preprocess['crop']
+    return Weights(
+        arch=arch, tag='gluoncv', default=default, task='image-classification', sha1=sha1, num_params=num_params,
+        num_classes=1000, classes='imagenet1k', preprocess=preprocess, source=Source(kind='mirror', url=GLUONCV_REPO),
+        recipe='GluonCV 0.10.5 scripts/classification/imagenet/train_imagenet.py', license='Apache-2.0 (GluonCV)',
+        paper=paper, metrics=metrics or {}, input_shape=(1, 3, crop, crop), **kwargs)

@@ -1,0 +1,63 @@
+"""DarkNet-53 (Redmon & Farhadi, YOLOv3, arXiv:1804.02767): parameter-compatible with GluonCV 0.10.5 `darknet53`.
+
+Layout: blocks -> model -> weights records -> registered builder. Convs are conv (no bias) -> BN -> LeakyReLU(0.1).
+"""
+from mxnet.gluon import nn
+
+from ...registry import register_model
+from ..layers import Classifier, conv_bn_seq
+from . import _records
+
+
+def _conv(channels, kernel, stride=1):
+    return conv_bn_seq(channels, kernel, stride, kernel // 2, act='leaky0.1')
+
+
+class DarknetBlock(nn.HybridBlock):
+    """x + conv3x3(2c)(conv1x1(c)(x))."""
+
+    def __init__(self, channels):
+        super().__init__(prefix='')
+        self.body = nn.HybridSequential(prefix='')
+        self.body.add(_conv(channels, 1), _conv(channels * 2, 3))
+
+    def hybrid_forward(self, F, x):
+        return x + self.body(x)
+
+
+# blocks per stage and channels (stem, then each stage); every stage starts with a stride-2 conv
+_LAYERS, _CHANNELS = [1, 2, 8, 8, 4], [32, 64, 128, 256, 512, 1024]
+
+
+class DarkNet53(Classifier):
+    """DarkNet-53: the YOLOv3 backbone with a global-pool classifier."""
+
+    def __init__(self, classes=1000, in_channels=3, **kwargs):
+        super().__init__(**kwargs)
+        self.in_channels = in_channels
+        with self.name_scope():
+            self.features = nn.HybridSequential()
+            self.features.add(conv_bn_seq(_CHANNELS[0], 3, 1, 1, act='leaky0.1', in_channels=in_channels))
+            taps = []
+            for i, (n, c) in enumerate(zip(_LAYERS, _CHANNELS[1:])):
+                self.features.add(_conv(c, 3, 2))
+                for _ in range(n):
+                    self.features.add(DarknetBlock(c // 2))
+                taps.append((len(self.features) - 1, c, 2 ** (i + 1)))
+            self.output = nn.Dense(classes)
+        self.feature_info = taps
+
+    def hybrid_forward(self, F, x):
+        x = F.Pooling(self.features(x), kernel=(7, 7), global_pool=True, pool_type='avg')
+        return self.output(x)
+
+
+DARKNET53_GLUONCV = _records.gluoncv('darknet53', '2189ea49720a116dead245b9b252301cffa18d28', 41609928,
+                                     'https://arxiv.org/abs/1804.02767')
+
+
+@register_model('darknet53', task='image-classification', weights=[DARKNET53_GLUONCV], head='output',
+                protected=('in_channels',), test_input=(1, 3, 32, 32))
+def darknet53(classes=1000, in_channels=3):
+    """DarkNet-53 (arXiv:1804.02767)."""
+    return DarkNet53(classes, in_channels)

@@ -1,0 +1,98 @@
+"""DenseNet 121/161/169/201 (Huang et al., arXiv:1608.06993): parameter-compatible with GluonCV 0.10.5
+`densenet*`.
+
+Layout: blocks -> model -> weights records -> registered builders. The final 7x7 average pool (GluonCV's, kept
+for its outputs) fixes the input at 224x224 (any size 224-255 gives the same 7x7 map).
+"""
+from mxnet.gluon import nn
+from mxnet.gluon.contrib.nn import HybridConcurrent, Identity
+
+from ...registry import register_model
+from ..layers import Classifier
+from . import _records
+
+
+# -- blocks -------------------------------------------------------------------------------------------------------
+def _dense_layer(growth, bn_size, dropout):
+    """[x, BN-ReLU-1x1-BN-ReLU-3x3(x)] concatenated on channels."""
+    new = nn.HybridSequential(prefix='')
+    new.add(nn.BatchNorm(), nn.Activation('relu'), nn.Conv2D(bn_size * growth, 1, use_bias=False),
+            nn.BatchNorm(), nn.Activation('relu'), nn.Conv2D(growth, 3, padding=1, use_bias=False))
+    if dropout:
+        new.add(nn.Dropout(dropout))
+    out = HybridConcurrent(axis=1, prefix='')
+    out.add(Identity(), new)
+    return out
+
+
+def _transition(channels):
+    out = nn.HybridSequential(prefix='')
+    out.add(nn.BatchNorm(), nn.Activation('relu'), nn.Conv2D(channels, 1, use_bias=False), nn.AvgPool2D(2, 2))
+    return out
+
+
+# -- model --------------------------------------------------------------------------------------------------------
+# depth -> (stem channels, growth rate, layers per dense block)
+_SPEC = {121: (64, 32, [6, 12, 24, 16]), 161: (96, 48, [6, 12, 36, 24]), 169: (64, 32, [6, 12, 32, 32]),
+         201: (64, 32, [6, 12, 48, 32])}
+
+
+class DenseNet(Classifier):
+    """DenseNet of `depth` with bottleneck width `bn_size` x growth and optional `dropout` in each layer."""
+    fixed_input = (224, 224)
+    input_stride = 32
+
+    def __init__(self, depth, classes=1000, bn_size=4, dropout=0.0, in_channels=3, **kwargs):
+        super().__init__(**kwargs)
+        if depth not in _SPEC:
+            raise ValueError(f'DenseNet depth {depth!r} is not one of {sorted(_SPEC)}')
+        c, growth, blocks = _SPEC[depth]
+        self.in_channels = in_channels
+        with self.name_scope():
+            self.features = nn.HybridSequential(prefix='')
+            self.features.add(nn.Conv2D(c, 7, 2, 3, use_bias=False, in_channels=in_channels), nn.BatchNorm(),
+                              nn.Activation('relu'), nn.MaxPool2D(3, 2, 1))
+            taps = [(2, c, 2)]
+            for i, n in enumerate(blocks):
+                stage = nn.HybridSequential(prefix=f'stage{i + 1}_')
+                with stage.name_scope():
+                    for _ in range(n):
+                        stage.add(_dense_layer(growth, bn_size, dropout))
+                self.features.add(stage)
+                c += n * growth
+                if i != len(blocks) - 1:
+                    taps.append((len(self.features) - 1, c, 4 * 2 ** i))
+                    self.features.add(_transition(c // 2))
+                    c //= 2
+            self.features.add(nn.BatchNorm(), nn.Activation('relu'))
+            taps.append((len(self.features) - 1, c, 32))
+            self.features.add(nn.AvgPool2D(7), nn.Flatten())
+            self.output = nn.Dense(classes)
+        self.feature_info = taps
+
+    def hybrid_forward(self, F, x):
+        return self.output(self.features(x))
+
+
+# -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
+_SHA1 = {121: 'f27dbf2dbd5ce9a80b102d89c7483342cd33cb31', 161: 'b6c8a95717e3e761bd88d145f4d0a214aaa515dc',
+         169: '2603f878403c6aa5a71a124c4a3307143d6820e9', 201: '1cdbc116bc3a1b65832b18cf53e1cb8e7da017eb'}
+_PARAMS = {121: 7978856, 161: 28681000, 169: 14149480, 201: 20013928}
+_PAPER = 'https://arxiv.org/abs/1608.06993'
+
+
+# -- registered builders ------------------------------------------------------------------------------------------
+def _register(depth):
+    name = f'densenet{depth}'
+    weights = [_records.gluoncv(name, _SHA1[depth], _PARAMS[depth], _PAPER)] if _PARAMS else []
+
+    def build(classes=1000, in_channels=3, dropout=0.0):
+        return DenseNet(depth, classes, 4, dropout, in_channels)
+    build.__name__ = build.__qualname__ = name
+    build.__doc__ = f'DenseNet-{depth} ({_PAPER}).'
+    register_model(name, task='image-classification', weights=weights, head='output', protected=('in_channels',),
+                   test_input=(1, 3, 224, 224))(build)
+
+
+for _d in _SPEC:
+    _register(_d)

@@ -1,0 +1,66 @@
+"""MobileNet v1 (Howard et al., arXiv:1704.04861): parameter-compatible with GluonCV 0.10.5 `mobilenet{1.0,0.75,
+0.5,0.25}`.
+
+Layout: blocks -> model -> weights records -> registered builders. A flat `features` Sequential of
+conv-BN-ReLU triples (GluonCV's structure), then a Dense head.
+"""
+from mxnet.gluon import nn
+
+from ...registry import register_model
+from ..layers import Classifier, conv_bn, last_per_stride
+from . import _records
+
+# (depthwise input channels, pointwise output channels, stride) of the 13 separable blocks, before the multiplier
+_BLOCKS = [(32, 64, 1), (64, 128, 2), (128, 128, 1), (128, 256, 2), (256, 256, 1), (256, 512, 2)] + \
+    [(512, 512, 1)] * 5 + [(512, 1024, 2), (1024, 1024, 1)]
+
+
+class MobileNetV1(Classifier):
+    """MobileNet v1 with width `multiplier`: a 3x3 stem and 13 depthwise-separable blocks."""
+
+    def __init__(self, multiplier=1.0, classes=1000, in_channels=3, **kwargs):
+        super().__init__(**kwargs)
+        self.in_channels = in_channels
+        candidates = []
+        with self.name_scope():
+            self.features = nn.HybridSequential(prefix='')
+            with self.features.name_scope():
+                conv_bn(self.features, int(32 * multiplier), 3, 2, 1, in_channels=in_channels)
+                stride = 2
+                candidates.append((2, int(32 * multiplier), stride))
+                for dw, out, s in _BLOCKS:
+                    dw, out = int(dw * multiplier), int(out * multiplier)
+                    conv_bn(self.features, dw, 3, s, 1, groups=dw)
+                    conv_bn(self.features, out)
+                    stride *= s
+                    candidates.append((len(self.features) - 1, out, stride))
+                self.features.add(nn.GlobalAvgPool2D(), nn.Flatten())
+            self.output = nn.Dense(classes)
+        self.feature_info = last_per_stride(candidates)
+
+    def hybrid_forward(self, F, x):
+        return self.output(self.features(x))
+
+
+# -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
+_SHA1 = {1.0: 'efbb2ca3881998d5a8c5cb6c457a28c1e085fed5', 0.75: '84c801e27b1ac5040b6e945c0d1f8d49e9a59f3d',
+         0.5: '0130d2aa2f7e3a63db35579b243e25f512172371', 0.25: 'f0046a3da4e150b85da58ea31913dbb86e7540d1'}
+_PARAMS = {1.0: 4231976, 0.75: 2585560, 0.5: 1331592, 0.25: 470072}
+_PAPER = 'https://arxiv.org/abs/1704.04861'
+
+
+# -- registered builders ------------------------------------------------------------------------------------------
+def _register(multiplier):
+    name = f'mobilenet{multiplier}'
+    weights = [_records.gluoncv(name, _SHA1[multiplier], _PARAMS[multiplier], _PAPER)] if _PARAMS else []
+
+    def build(classes=1000, in_channels=3):
+        return MobileNetV1(multiplier, classes, in_channels)
+    build.__name__ = build.__qualname__ = name.replace('.', '_')
+    build.__doc__ = f'MobileNet v1 width {multiplier} ({_PAPER}).'
+    register_model(name, task='image-classification', weights=weights, head='output', protected=('in_channels',),
+                   test_input=(1, 3, 32, 32))(build)
+
+
+for _m in (1.0, 0.75, 0.5, 0.25):
+    _register(_m)

@@ -1,0 +1,165 @@
+"""ResNet v1 (He et al., arXiv:1512.03385) and v2 (arXiv:1603.05027), with and without squeeze-and-excitation
+(SE-ResNet, arXiv:1709.01507): parameter-compatible with GluonCV 0.10.5 `resnet*_v1/_v2`, `se_resnet*_v1/_v2`.
+
+Layout: blocks -> model -> weights records -> registered builders. GluonCV quirks kept on purpose because they
+are in its checkpoints: the v1 bottleneck's 1x1 convs have a bias and stride on the first 1x1; v2 starts with a
+BatchNorm without scale/shift on the raw image.
+"""
+from mxnet.gluon import nn
+
+from ...registry import register_model
+from ..layers import Classifier, SEGate
+from . import _records
+
+
+def _conv3x3(channels, stride, in_channels=0):
+    return nn.Conv2D(channels, 3, stride, 1, use_bias=False, in_channels=in_channels)
+
+
+# -- blocks -------------------------------------------------------------------------------------------------------
+class _BlockV1(nn.HybridBlock):
+    """Post-activation residual block: relu(body(x) [* se] + shortcut(x))."""
+
+    def __init__(self, channels, stride, downsample, in_channels, use_se, bottleneck):
+        super().__init__(prefix='')
+        self.body = nn.HybridSequential(prefix='')
+        if bottleneck:
+            mid = channels // 4
+            self.body.add(nn.Conv2D(mid, 1, stride), nn.BatchNorm(), nn.Activation('relu'),
+                          _conv3x3(mid, 1, mid), nn.BatchNorm(), nn.Activation('relu'),
+                          nn.Conv2D(channels, 1), nn.BatchNorm())
+        else:
+            self.body.add(_conv3x3(channels, stride, in_channels), nn.BatchNorm(), nn.Activation('relu'),
+                          _conv3x3(channels, 1, channels), nn.BatchNorm())
+        self.se = SEGate(channels // 16, channels, dense=True) if use_se else None
+        self.downsample = None
+        if downsample:
+            self.downsample = nn.HybridSequential(prefix='')
+            self.downsample.add(nn.Conv2D(channels, 1, stride, use_bias=False, in_channels=in_channels),
+                                nn.BatchNorm())
+
+    def hybrid_forward(self, F, x):
+        residual = self.downsample(x) if self.downsample else x
+        out = self.body(x)
+        if self.se:
+            out = self.se(out)
+        return F.Activation(out + residual, act_type='relu')
+
+
+class _BlockV2(nn.HybridBlock):
+    """Pre-activation residual block: body(relu(bn(x))) [* se] + x, or + conv(relu(bn(x))) when downsampling."""
+
+    def __init__(self, channels, stride, downsample, in_channels, use_se, bottleneck):
+        super().__init__(prefix='')
+        self.bn1 = nn.BatchNorm()
+        if bottleneck:
+            mid = channels // 4
+            self.conv1 = nn.Conv2D(mid, 1, use_bias=False)
+            self.bn2 = nn.BatchNorm()
+            self.conv2 = _conv3x3(mid, stride, mid)
+            self.bn3 = nn.BatchNorm()
+            self.conv3 = nn.Conv2D(channels, 1, use_bias=False)
+        else:
+            self.conv1 = _conv3x3(channels, stride, in_channels)
+            self.bn2 = nn.BatchNorm()
+            self.conv2 = _conv3x3(channels, 1, channels)
+        self.bottleneck = bottleneck
+        self.se = SEGate(channels // 16, channels, dense=True) if use_se else None
+        self.downsample = nn.Conv2D(channels, 1, stride, use_bias=False, in_channels=in_channels) \
+            if downsample else None
+
+    def hybrid_forward(self, F, x):
+        residual = x
+        x = F.Activation(self.bn1(x), act_type='relu')
+        if self.downsample:
+            residual = self.downsample(x)
+        x = self.conv2(F.Activation(self.bn2(self.conv1(x)), act_type='relu'))
+        if self.bottleneck:
+            x = self.conv3(F.Activation(self.bn3(x), act_type='relu'))
+        if self.se:
+            x = self.se(x)
+        return x + residual
+
+
+# -- model --------------------------------------------------------------------------------------------------------
+# depth -> (bottleneck, blocks per stage, channels: stem then each stage's output)
+_SPEC = {18: (False, [2, 2, 2, 2], [64, 64, 128, 256, 512]),
+         34: (False, [3, 4, 6, 3], [64, 64, 128, 256, 512]),
+         50: (True, [3, 4, 6, 3], [64, 256, 512, 1024, 2048]),
+         101: (True, [3, 4, 23, 3], [64, 256, 512, 1024, 2048]),
+         152: (True, [3, 8, 36, 3], [64, 256, 512, 1024, 2048])}
+
+
+class ResNet(Classifier):
+    """ResNet `version` 1 or 2 of `depth` layers; `use_se` adds an SE gate to every block."""
+
+    def __init__(self, version, depth, classes=1000, use_se=False, in_channels=3, **kwargs):
+        super().__init__(**kwargs)
+        if depth not in _SPEC or version not in (1, 2):
+            raise ValueError(f'ResNet depth {depth!r} / version {version!r}: depth is one of {sorted(_SPEC)}, '
+                             f'version 1 or 2')
+        bottleneck, layers, channels = _SPEC[depth]
+        self.in_channels = in_channels
+        block = _BlockV1 if version == 1 else _BlockV2
+        with self.name_scope():
+            self.features = nn.HybridSequential(prefix='')
+            if version == 2:  # normalizes the raw image; no learnt scale/shift
+                self.features.add(nn.BatchNorm(scale=False, center=False))
+            self.features.add(nn.Conv2D(channels[0], 7, 2, 3, use_bias=False, in_channels=in_channels),
+                              nn.BatchNorm(), nn.Activation('relu'), nn.MaxPool2D(3, 2, 1))
+            stem = len(self.features)
+            for i, n in enumerate(layers):
+                stage = nn.HybridSequential(prefix=f'stage{i + 1}_')
+                with stage.name_scope():
+                    for j in range(n):
+                        c_in = channels[i] if j == 0 else channels[i + 1]
+                        stage.add(block(channels[i + 1], 2 if (i and not j) else 1, j == 0 and c_in != channels[i + 1],
+                                        c_in, use_se, bottleneck))
+                self.features.add(stage)
+            if version == 2:
+                self.features.add(nn.BatchNorm(), nn.Activation('relu'))
+            self.features.add(nn.GlobalAvgPool2D())
+            if version == 2:
+                self.features.add(nn.Flatten())
+            self.output = nn.Dense(classes, in_units=channels[-1])
+        last = stem + 3 if version == 1 else stem + 5  # v2: after the final BN + ReLU
+        self.feature_info = [(stem - 2, channels[0], 2)] + [(stem + i, channels[i + 1], 4 * 2 ** i) for i in range(3)] \
+            + [(last, channels[4], 32)]
+
+    def hybrid_forward(self, F, x):
+        return self.output(self.features(x))
+
+
+# -- weights records (GluonCV 0.10.5 model_store.py; it publishes no SE-ResNet checkpoints) --------------------------
+_SHA1 = {
+    'resnet18_v1': 'a0666292f0a30ff61f857b0b66efc0228eb6a54b', 'resnet34_v1': '48216ba99a8b1005d75c0f3a0c422301a0473233',
+    'resnet50_v1': 'cc729d95031ca98cf2ff362eb57dee4d9994e4b2', 'resnet101_v1': 'd988c13d6159779e907140a638c56f229634cb02',
+    'resnet152_v1': 'acfd09703b113143af9c33898bad8b6154fd6fb0', 'resnet18_v2': 'a81db45fd7b7a2d12ab97cd88ef0a5ac48b8f657',
+    'resnet34_v2': '9d6b80bbc35169de6b6edecffdd6047c56fdd322', 'resnet50_v2': 'ecdde35339c1aadbec4f547857078e734a76fb49',
+    'resnet101_v2': '18e93e4f48947e002547f50eabbcc9c83e516aa6', 'resnet152_v2': 'f2695542de38cf7e71ed58f02893d82bb409415e',
+}
+_PARAMS = {
+    'resnet18_v1': 11689512, 'resnet34_v1': 21797672, 'resnet50_v1': 25575912, 'resnet101_v1': 44589800,
+    'resnet152_v1': 60252648, 'resnet18_v2': 11687848, 'resnet34_v2': 21796008, 'resnet50_v2': 25549480,
+    'resnet101_v2': 44541608, 'resnet152_v2': 60185256,
+}
+_PAPERS = {1: 'https://arxiv.org/abs/1512.03385', 2: 'https://arxiv.org/abs/1603.05027'}
+
+
+# -- registered builders ------------------------------------------------------------------------------------------
+def _register(version, depth, use_se):
+    name = f'{"se_" if use_se else ""}resnet{depth}_v{version}'
+    weights = [_records.gluoncv(name, _SHA1[name], _PARAMS[name], _PAPERS[version])] if name in _SHA1 else []
+
+    def build(classes=1000, in_channels=3):
+        return ResNet(version, depth, classes, use_se, in_channels)
+    build.__name__ = build.__qualname__ = name.replace('.', '_')
+    build.__doc__ = f'{"SE-" if use_se else ""}ResNet-{depth} v{version} ({_PAPERS[version]}).'
+    register_model(name, task='image-classification', weights=weights, head='output', protected=('in_channels',),
+                   test_input=(1, 3, 32, 32))(build)
+
+
+for _v in (1, 2):
+    for _se in (False, True):
+        for _d in _SPEC:
+            _register(_v, _d, _se)

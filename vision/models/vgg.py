@@ -1,0 +1,83 @@
+"""VGG 11/13/16/19 with and without BatchNorm (Simonyan & Zisserman, arXiv:1409.1556): parameter-compatible with
+GluonCV 0.10.5 `vgg*` / `vgg*_bn`.
+
+Layout: model -> weights records -> registered builders. The two 4096-wide Dense layers sit inside `features`
+(GluonCV's structure); the first takes 512x7x7 features, so the ImageNet checkpoints need 224x224 inputs.
+"""
+import math
+
+from mxnet.gluon import nn
+
+from ...registry import register_model
+from ..layers import Classifier
+from . import _records
+
+# depth -> convs per stage (stage widths 64, 128, 256, 512, 512)
+_SPEC = {11: [1, 1, 2, 2, 2], 13: [2, 2, 2, 2, 2], 16: [2, 2, 3, 3, 3], 19: [2, 2, 4, 4, 4]}
+_WIDTHS = [64, 128, 256, 512, 512]
+
+
+class VGG(Classifier):
+    """VGG of `depth` conv+FC layers; `batch_norm` adds BN after every conv."""
+    input_stride = 32
+
+    def __init__(self, depth, classes=1000, batch_norm=False, in_channels=3, **kwargs):
+        super().__init__(**kwargs)
+        if depth not in _SPEC:
+            raise ValueError(f'VGG depth {depth!r} is not one of {sorted(_SPEC)}')
+        self.in_channels = in_channels
+        taps = []
+        with self.name_scope():
+            self.features = nn.HybridSequential(prefix='')
+            c_in = in_channels
+            for i, (n, width) in enumerate(zip(_SPEC[depth], _WIDTHS)):
+                for _ in range(n):
+                    self.features.add(nn.Conv2D(width, 3, padding=1, in_channels=c_in))
+                    c_in = width
+                    if batch_norm:
+                        self.features.add(nn.BatchNorm())
+                    self.features.add(nn.Activation('relu'))
+                taps.append((len(self.features) - 1, width, 2 ** i))
+                self.features.add(nn.MaxPool2D(strides=2))
+            self._fc6 = len(self.features)  # an index: a block attribute would register a second name
+            self.features.add(nn.Dense(4096, activation='relu'), nn.Dropout(0.5), nn.Dense(4096, activation='relu'), nn.Dropout(0.5))
+            self.output = nn.Dense(classes)
+        self.feature_info = taps
+
+    @property
+    def fixed_input(self):
+        """The input size the first Dense layer's weights fit (None until its input size is known)."""
+        units = self.features[self._fc6].weight.shape[1]
+        side = math.isqrt(units // 512) if units else 0
+        return (side * 32, side * 32) if side else None
+
+    def hybrid_forward(self, F, x):
+        return self.output(self.features(x))
+
+
+# -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
+_SHA1 = {'vgg11': 'dd221b160977f36a53f464cb54648d227c707a05', 'vgg13': '6bc5de58a05a5e2e7f493e2d75a580d83efde38c',
+         'vgg16': 'e660d4569ccb679ec68f1fd3cce07a387252a90a', 'vgg19': 'ad2f660d101905472b83590b59708b71ea22b2e5',
+         'vgg11_bn': 'ee79a8098a91fbe05b7a973fed2017a6117723a8', 'vgg13_bn': '7d97a06c3c7a1aecc88b6e7385c2b373a249e95e',
+         'vgg16_bn': '7f01cf050d357127a73826045c245041b0df7363', 'vgg19_bn': 'f360b758e856f1074a85abd5fd873ed1d98297c3'}
+_PARAMS = {'vgg11': 132863336, 'vgg13': 133047848, 'vgg16': 138357544, 'vgg19': 143667240,
+           'vgg11_bn': 132868840, 'vgg13_bn': 133053736, 'vgg16_bn': 138365992, 'vgg19_bn': 143678248}
+_PAPER = 'https://arxiv.org/abs/1409.1556'
+
+
+# -- registered builders ------------------------------------------------------------------------------------------
+def _register(depth, bn):
+    name = f'vgg{depth}{"_bn" if bn else ""}'
+    weights = [_records.gluoncv(name, _SHA1[name], _PARAMS[name], _PAPER)] if _PARAMS else []
+
+    def build(classes=1000, in_channels=3):
+        return VGG(depth, classes, bn, in_channels)
+    build.__name__ = build.__qualname__ = name
+    build.__doc__ = f'VGG-{depth}{" with BatchNorm" if bn else ""} ({_PAPER}).'
+    register_model(name, task='image-classification', weights=weights, head='output', protected=('in_channels',),
+                   test_input=(1, 3, 32, 32))(build)
+
+
+for _bn in (False, True):
+    for _d in _SPEC:
+        _register(_d, _bn)
