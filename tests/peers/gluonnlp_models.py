@@ -1,6 +1,6 @@
 """(peers venv) For each job {name, kind, kwargs}: build the GluonNLP 0.10.0 model with a small vocabulary and random
 weights (random LayerNorm scales and shifts too, so a mixed-up LayerNorm shows), save its parameters, seeded inputs
-and every output to OUT/<name>.params and OUT/<name>.npz. kind: 'bert' | 'roberta' | 'distilbert' | 'classifier'.
+and every output to OUT/<name>.params and OUT/<name>.npz. kind: 'bert' | 'roberta' | 'distilbert' | 'classifier' | 'lm'.
 Also writes OUT/vocab.json from gluonnlp's Vocab.to_json and OUT/bertvocab.json from BERTVocab.to_json."""
 import json
 import os
@@ -22,6 +22,12 @@ def _randomize(net, x_args):
             p.set_data(mx.nd.array(np.random.uniform(lo, lo + 1.0, size=p.shape).astype('float32')))
 
 
+def _flatten(out):
+    if isinstance(out, (list, tuple)):
+        return [y for o in out for y in _flatten(o)]
+    return [out]
+
+
 def main(out, jobs):
     counter = nlp.data.count_tokens(WORDS + WORDS[:5])
     vocab = nlp.Vocab(counter)
@@ -39,7 +45,11 @@ def main(out, jobs):
         types = mx.nd.array(np.random.randint(0, 2, size=(batch, length)).astype('float32'))
         valid = mx.nd.array([length, 4])
         masked = mx.nd.array([[0, 3], [1, 2]])
-        if kind in ('bert', 'classifier'):
+        if kind == 'lm':  # time-major ids, as GluonNLP's language models take them
+            net, _ = nlp.model.get_model(job['arch'], vocab=vocab, pretrained=False, hparam_allow_override=True,
+                                         **kw)
+            args = (mx.nd.array(np.random.randint(0, len(vocab), size=(length, batch)).astype('float32')),)
+        elif kind in ('bert', 'classifier'):
             net, _ = nlp.model.get_model(job['arch'], vocab=bert_vocab, pretrained=False, hparam_allow_override=True,
                                          use_decoder=kind == 'bert', use_classifier=kind == 'bert', **kw)
             if kind == 'classifier':
@@ -55,8 +65,7 @@ def main(out, jobs):
                                          hparam_allow_override=True, **kw)
             args = (ids, valid)
         _randomize(net, args)
-        ys = net(*args)
-        ys = ys if isinstance(ys, (list, tuple)) else [ys]
+        ys = _flatten(net(*args))
         net.save_parameters(os.path.join(out, f'{name}.params'))
         np.savez(os.path.join(out, f'{name}.npz'), *[a.asnumpy() for a in args],
                  **{f'y{i}': y.asnumpy() for i, y in enumerate(ys)})

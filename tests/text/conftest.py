@@ -11,11 +11,17 @@ CASES = [('bert_12_768_12', 'bert_12_768_12', 'bert'), ('bert_24_1024_16', 'bert
          ('roberta_24_1024_16', 'roberta_24_1024_16', 'roberta'),
          ('distilbert_6_768_12', 'distilbert_6_768_12', 'distilbert'),
          ('bert_12_768_12_classifier', 'bert_12_768_12', 'classifier')]
+LM_SMALL = {'standard': dict(embed_size=12, hidden_size=12, dropout=0.2),
+            'awd': dict(embed_size=8, hidden_size=12, dropout=0.2)}
+LM_CASES = [(n, 'standard' if n.startswith('standard') else 'awd')
+            for n in ('standard_lstm_lm_200', 'standard_lstm_lm_650', 'standard_lstm_lm_1500', 'awd_lstm_lm_600',
+                      'awd_lstm_lm_1150')]
 
 
 @pytest.fixture(scope='session')
 def gluonnlp_files(tmp_path_factory):
     out = tmp_path_factory.mktemp('gluonnlp')
     run_peer('gluonnlp_models.py', out, [{'name': n, 'arch': a, 'kind': k, 'kwargs': GLUONNLP_SMALL}
-                                         for n, a, k in CASES])
+                                         for n, a, k in CASES] +
+             [{'name': n, 'arch': n, 'kind': 'lm', 'kwargs': LM_SMALL[k]} for n, k in LM_CASES])
     return out

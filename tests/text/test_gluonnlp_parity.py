@@ -9,7 +9,13 @@ import pytest
 
 import gluonzoo as gz
 
-from .conftest import CASES, SMALL
+from .conftest import CASES, LM_CASES, LM_SMALL, SMALL
+
+
+def _flatten(out):
+    if isinstance(out, (list, tuple)):
+        return [y for o in out for y in _flatten(o)]
+    return [out]
 
 
 def _vocab_size(files, kind):
@@ -18,9 +24,10 @@ def _vocab_size(files, kind):
         return len(json.load(f)['idx_to_token'])
 
 
-@pytest.mark.parametrize('name,arch,kind', CASES)
+@pytest.mark.parametrize('name,arch,kind', CASES + [(n, n, k) for n, k in LM_CASES])
 def test_gluonnlp_params_load_strictly_and_match(gluonnlp_files, name, arch, kind):
-    kwargs = dict(SMALL, vocab_size=_vocab_size(gluonnlp_files, kind))
+    kwargs = dict(LM_SMALL[kind], vocab_size=_vocab_size(gluonnlp_files, kind)) if kind in LM_SMALL else \
+        dict(SMALL, vocab_size=_vocab_size(gluonnlp_files, kind))
     if kind == 'classifier':
         kwargs['classes'] = 3
     net = gz.get_model(name, **kwargs)
@@ -31,8 +38,7 @@ def test_gluonnlp_params_load_strictly_and_match(gluonnlp_files, name, arch, kin
     for hybrid in (False, True):
         if hybrid:
             net.hybridize()
-        got = net(*args)
-        got = list(got) if isinstance(got, (list, tuple)) else [got]
+        got = _flatten(net(*args))
         assert len(got) == len(want)
         for g, w in zip(got, want):
             assert g.shape == w.shape

@@ -1,2 +1,3 @@
 """Text model families; importing a family file registers its builders."""
 from . import bert  # noqa: F401
+from . import lstm_lm  # noqa: F401

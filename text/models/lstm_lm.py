@@ -1,0 +1,147 @@
+"""LSTM language models, parameter-compatible with GluonNLP 0.10.0's `StandardRNN` (Zaremba et al.,
+arXiv:1409.2329) and `AWDRNN` (Merity et al., arXiv:1708.02182).
+
+Layout: model -> registered builders. Inputs are time-major (length, batch) ids, as GluonNLP's; outputs are
+(scores (length, batch, vocab), states), states as the gluon LSTM layers return them. The decoder shares the
+embedding matrix when tie_weights=True (GluonNLP's files then hold it twice: embedding.0.weight, decoder.0.weight).
+
+AWD-LSTM's regularisers that act only in training are kept where they have no parameters (input, hidden and output
+dropout); DropConnect on the recurrent weights (weight_drop) and embedding dropout (drop_e) are not applied here, so
+training these archs from scratch is plain dropout-regularised LSTM training. Inference is GluonNLP's.
+"""
+import mxnet as mx
+from mxnet.gluon import HybridBlock, nn, rnn
+
+from ...registry import register_model
+
+
+class _LM(HybridBlock):
+    """Embedding -> LSTM stack -> (tied) Dense decoder."""
+
+    def _decoder(self, vocab_size, tie_weights):
+        self.decoder = nn.HybridSequential()
+        with self.decoder.name_scope():
+            params = self.embedding[0].params if tie_weights else None
+            self.decoder.add(nn.Dense(vocab_size, flatten=False, params=params))
+
+    def _zeros(self, F, inputs, layer):
+        if F is mx.nd:
+            return layer.begin_state(batch_size=inputs.shape[1], ctx=inputs.context)
+        return layer.begin_state(batch_size=0, func=F.zeros)  # symbolic: the batch size is inferred
+
+
+class StandardRNN(_LM):
+    """GluonNLP's StandardRNN: one multi-layer LSTM with dropout between layers."""
+
+    def __init__(self, vocab_size, embed_size, hidden_size, num_layers, dropout=0.5, tie_weights=False, **kwargs):
+        super().__init__(**kwargs)
+        if tie_weights and embed_size != hidden_size:
+            raise ValueError(f'tie_weights needs embed_size == hidden_size, got {embed_size} and {hidden_size}')
+        self._dropout = dropout
+        with self.name_scope():
+            self.embedding = nn.HybridSequential()
+            with self.embedding.name_scope():
+                self.embedding.add(nn.Embedding(vocab_size, embed_size))
+                if dropout:
+                    self.embedding.add(nn.Dropout(dropout))
+            self.encoder = rnn.LSTM(hidden_size, num_layers, dropout=dropout, input_size=embed_size)
+            self._decoder(vocab_size, tie_weights)
+
+    def begin_state(self, *args, **kwargs):
+        return self.encoder.begin_state(*args, **kwargs)
+
+    def hybrid_forward(self, F, inputs, begin_state=None):
+        x = self.embedding(inputs)
+        state = begin_state if begin_state else self._zeros(F, inputs, self.encoder)
+        x, state = self.encoder(x, state)
+        if self._dropout:
+            x = F.Dropout(x, p=self._dropout, axes=(0,))
+        return self.decoder(x), state
+
+
+class AWDRNN(_LM):
+    """GluonNLP's AWDRNN: single-layer LSTMs stacked, the last one projecting back to embed_size when tied."""
+
+    def __init__(self, vocab_size, embed_size, hidden_size, num_layers, tie_weights=True, dropout=0.4, drop_h=0.2,
+                 drop_i=0.65, **kwargs):
+        super().__init__(**kwargs)
+        self._dropout, self._drop_h = dropout, drop_h
+        with self.name_scope():
+            self.embedding = nn.HybridSequential()
+            with self.embedding.name_scope():
+                self.embedding.add(nn.Embedding(vocab_size, embed_size))
+                if drop_i:
+                    self.embedding.add(nn.Dropout(drop_i, axes=(0,)))
+            self.encoder = nn.HybridSequential()
+            with self.encoder.name_scope():
+                for i in range(num_layers):
+                    last = i == num_layers - 1
+                    self.encoder.add(rnn.LSTM(embed_size if last and tie_weights else hidden_size, 1,
+                                              input_size=embed_size if i == 0 else hidden_size))
+            self._decoder(vocab_size, tie_weights)
+
+    def begin_state(self, *args, **kwargs):
+        return [layer.begin_state(*args, **kwargs) for layer in self.encoder]
+
+    def hybrid_forward(self, F, inputs, begin_state=None):
+        x = self.embedding(inputs)
+        states = begin_state if begin_state else [self._zeros(F, inputs, layer) for layer in self.encoder]
+        out_states = []
+        for i, (layer, s) in enumerate(zip(self.encoder, states)):
+            x, s = layer(x, s)
+            out_states.append(s)
+            if self._drop_h and i != len(self.encoder) - 1:
+                x = F.Dropout(x, p=self._drop_h, axes=(0,))
+        if self._dropout:
+            x = F.Dropout(x, p=self._dropout, axes=(0,))
+        return self.decoder(x), out_states
+
+
+# -- registered builders ------------------------------------------------------------------------------------------
+def _lm_inputs(length=5, batch=2, vocab=20):
+    def make():
+        import mxnet as mx
+        mx.random.seed(0)
+        return (mx.nd.random.randint(0, vocab, shape=(length, batch)).astype('float32'),)
+    return make
+
+
+_SHAPES = ('vocab_size', 'embed_size', 'hidden_size', 'num_layers', 'tie_weights')
+_REG = dict(task='language-model', head=None, protected=_SHAPES, test_input=_lm_inputs())
+_TINY_STD = dict(vocab_size=20, embed_size=8, hidden_size=8)
+_TINY_AWD = dict(vocab_size=20, embed_size=8, hidden_size=12)
+
+
+@register_model(test_kwargs=_TINY_STD, **_REG)
+def standard_lstm_lm_200(vocab_size=33278, embed_size=200, hidden_size=200, num_layers=2, dropout=0.2,
+                         tie_weights=True):
+    """2-layer LSTM LM, 200 units, tied (arXiv:1409.2329); vocab_size defaults to WikiText-2's."""
+    return StandardRNN(vocab_size, embed_size, hidden_size, num_layers, dropout, tie_weights)
+
+
+@register_model(test_kwargs=_TINY_STD, **_REG)
+def standard_lstm_lm_650(vocab_size=33278, embed_size=650, hidden_size=650, num_layers=2, dropout=0.5,
+                         tie_weights=True):
+    """2-layer LSTM LM, 650 units, tied (arXiv:1409.2329)."""
+    return StandardRNN(vocab_size, embed_size, hidden_size, num_layers, dropout, tie_weights)
+
+
+@register_model(test_kwargs=_TINY_STD, **_REG)
+def standard_lstm_lm_1500(vocab_size=33278, embed_size=1500, hidden_size=1500, num_layers=2, dropout=0.65,
+                          tie_weights=True):
+    """2-layer LSTM LM, 1500 units, tied (arXiv:1409.2329)."""
+    return StandardRNN(vocab_size, embed_size, hidden_size, num_layers, dropout, tie_weights)
+
+
+@register_model(test_kwargs=_TINY_AWD, **_REG)
+def awd_lstm_lm_600(vocab_size=33278, embed_size=200, hidden_size=600, num_layers=3, tie_weights=True, dropout=0.2,
+                    drop_h=0.1, drop_i=0.3):
+    """AWD-LSTM, 3 layers of 600 units, embedding 200 (arXiv:1708.02182)."""
+    return AWDRNN(vocab_size, embed_size, hidden_size, num_layers, tie_weights, dropout, drop_h, drop_i)
+
+
+@register_model(test_kwargs=_TINY_AWD, **_REG)
+def awd_lstm_lm_1150(vocab_size=33278, embed_size=400, hidden_size=1150, num_layers=3, tie_weights=True,
+                     dropout=0.4, drop_h=0.2, drop_i=0.65):
+    """AWD-LSTM, 3 layers of 1150 units, embedding 400 (arXiv:1708.02182)."""
+    return AWDRNN(vocab_size, embed_size, hidden_size, num_layers, tie_weights, dropout, drop_h, drop_i)
