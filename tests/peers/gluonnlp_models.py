@@ -1,6 +1,6 @@
 """(peers venv) For each job {name, kind, kwargs}: build the GluonNLP 0.10.0 model with a small vocabulary and random
 weights (random LayerNorm scales and shifts too, so a mixed-up LayerNorm shows), save its parameters, seeded inputs
-and every output to OUT/<name>.params and OUT/<name>.npz. kind: 'bert' | 'roberta' | 'distilbert' | 'classifier' | 'lm'.
+and every output to OUT/<name>.params and OUT/<name>.npz. kind: 'bert' | 'roberta' | 'distilbert' | 'classifier' | 'lm' | 'nmt'.
 Also writes OUT/vocab.json from gluonnlp's Vocab.to_json and OUT/bertvocab.json from BERTVocab.to_json."""
 import json
 import os
@@ -45,7 +45,17 @@ def main(out, jobs):
         types = mx.nd.array(np.random.randint(0, 2, size=(batch, length)).astype('float32'))
         valid = mx.nd.array([length, 4])
         masked = mx.nd.array([[0, 3], [1, 2]])
-        if kind == 'lm':  # time-major ids, as GluonNLP's language models take them
+        if kind == 'nmt':  # transformer_en_de_512 needs a dataset name, so build it as that builder does
+            from gluonnlp.model.transformer import get_transformer_encoder_decoder
+            from gluonnlp.model.translation import NMTModel
+            enc, dec, one = get_transformer_encoder_decoder(dropout=0.1, max_src_length=530, max_tgt_length=549,
+                                                            scaled=True, **kw)
+            net = NMTModel(src_vocab=vocab, tgt_vocab=vocab, encoder=enc, decoder=dec, one_step_ahead_decoder=one,
+                           share_embed=True, embed_size=kw['units'], tie_weights=True, embed_initializer=None,
+                           prefix='transformer_')
+            tgt = mx.nd.array(np.random.randint(0, len(vocab), size=(batch, 5)).astype('float32'))
+            args = (ids, tgt, valid, mx.nd.array([5, 3]))
+        elif kind == 'lm':  # time-major ids, as GluonNLP's language models take them
             net, _ = nlp.model.get_model(job['arch'], vocab=vocab, pretrained=False, hparam_allow_override=True,
                                          **kw)
             args = (mx.nd.array(np.random.randint(0, len(vocab), size=(length, batch)).astype('float32')),)

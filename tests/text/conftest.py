@@ -11,6 +11,7 @@ CASES = [('bert_12_768_12', 'bert_12_768_12', 'bert'), ('bert_24_1024_16', 'bert
          ('roberta_24_1024_16', 'roberta_24_1024_16', 'roberta'),
          ('distilbert_6_768_12', 'distilbert_6_768_12', 'distilbert'),
          ('bert_12_768_12_classifier', 'bert_12_768_12', 'classifier')]
+NMT_SMALL = dict(units=32, hidden_size=64, num_layers=2, num_heads=4)
 LM_SMALL = {'standard': dict(embed_size=12, hidden_size=12, dropout=0.2),
             'awd': dict(embed_size=8, hidden_size=12, dropout=0.2)}
 LM_CASES = [(n, 'standard' if n.startswith('standard') else 'awd')
@@ -23,5 +24,6 @@ def gluonnlp_files(tmp_path_factory):
     out = tmp_path_factory.mktemp('gluonnlp')
     run_peer('gluonnlp_models.py', out, [{'name': n, 'arch': a, 'kind': k, 'kwargs': GLUONNLP_SMALL}
                                          for n, a, k in CASES] +
+             [{'name': 'transformer_en_de_512', 'arch': 'transformer_en_de_512', 'kind': 'nmt', 'kwargs': NMT_SMALL}] +
              [{'name': n, 'arch': n, 'kind': 'lm', 'kwargs': LM_SMALL[k]} for n, k in LM_CASES])
     return out

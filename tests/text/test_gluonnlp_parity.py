@@ -9,7 +9,7 @@ import pytest
 
 import gluonzoo as gz
 
-from .conftest import CASES, LM_CASES, LM_SMALL, SMALL
+from .conftest import CASES, LM_CASES, LM_SMALL, NMT_SMALL, SMALL
 
 
 def _flatten(out):
@@ -24,10 +24,11 @@ def _vocab_size(files, kind):
         return len(json.load(f)['idx_to_token'])
 
 
-@pytest.mark.parametrize('name,arch,kind', CASES + [(n, n, k) for n, k in LM_CASES])
+@pytest.mark.parametrize('name,arch,kind', CASES + [(n, n, k) for n, k in LM_CASES] +
+                         [('transformer_en_de_512', 'transformer_en_de_512', 'nmt')])
 def test_gluonnlp_params_load_strictly_and_match(gluonnlp_files, name, arch, kind):
-    kwargs = dict(LM_SMALL[kind], vocab_size=_vocab_size(gluonnlp_files, kind)) if kind in LM_SMALL else \
-        dict(SMALL, vocab_size=_vocab_size(gluonnlp_files, kind))
+    small = LM_SMALL.get(kind) or (NMT_SMALL if kind == 'nmt' else SMALL)
+    kwargs = dict(small, vocab_size=_vocab_size(gluonnlp_files, kind))
     if kind == 'classifier':
         kwargs['classes'] = 3
     net = gz.get_model(name, **kwargs)

@@ -1,0 +1,234 @@
+"""The Transformer encoder-decoder for translation, parameter-compatible with GluonNLP 0.10.0's
+`transformer_en_de_512` NMTModel (Vaswani et al., arXiv:1706.03762).
+
+Layout: blocks -> model -> registered builder. Names follow GluonNLP (`encoder.transformer_cells.N.attention_cell.
+proj_query.weight`, `decoder.transformer_cells.N.attention_cell_inter...`, `src_embed.0.weight`, `tgt_proj.bias`);
+GluonNLP's `one_step_ahead_decoder` shares every parameter with `decoder`, so here it is the same block under both
+names and a GluonNLP file loads strictly. Masked softmax is GluonNLP's: masked scores are replaced by -1e18 and
+the weights multiplied by the mask (a fully masked row attends to nothing); it is written with arithmetic masks,
+batch_dot and 0/-1 reshapes so the graph exports to ONNX.
+"""
+import math
+
+import mxnet as mx
+import numpy as np
+from mxnet.gluon import HybridBlock, nn
+
+from ...registry import register_model
+
+_NEG = -1e18
+
+
+def sinusoid_positions(max_length, units):
+    """GluonNLP's position table: sin on even, cos on odd dimensions, angle pos / 10000^(2i/units) for dim i."""
+    angle = np.arange(max_length).reshape(-1, 1) / np.power(10000, (2.0 / units) * np.arange(units).reshape(1, -1))
+    angle[:, 0::2], angle[:, 1::2] = np.sin(angle[:, 0::2]), np.cos(angle[:, 1::2])
+    return angle.astype('float32')
+
+
+# -- blocks -------------------------------------------------------------------------------------------------------
+class MultiHeadAttentionCell(HybridBlock):
+    """Scaled dot-product attention over heads; `mask` (batch, query, key) of 0/1, or None."""
+
+    def __init__(self, units, num_heads, dropout=0.0, use_bias=False, **kwargs):
+        super().__init__(**kwargs)
+        self._heads, self._scale = num_heads, 1.0 / math.sqrt(units // num_heads)
+        with self.name_scope():
+            self.proj_query = nn.Dense(units, flatten=False, use_bias=use_bias, prefix='query_')
+            self.proj_key = nn.Dense(units, flatten=False, use_bias=use_bias, prefix='key_')
+            self.proj_value = nn.Dense(units, flatten=False, use_bias=use_bias, prefix='value_')
+            self.dropout_layer = nn.Dropout(dropout)
+
+    def _split(self, F, x):
+        return F.transpose(F.reshape(x, shape=(0, 0, self._heads, -1)), axes=(0, 2, 1, 3))
+
+    def hybrid_forward(self, F, query, key, value, mask=None):
+        q = self._split(F, self.proj_query(query)) * self._scale
+        k, v = self._split(F, self.proj_key(key)), self._split(F, self.proj_value(value))
+        score = F.batch_dot(q, k, transpose_b=True)  # (B, H, Tq, Tk)
+        if mask is not None:
+            m = F.expand_dims(mask, axis=1)
+            score = F.broadcast_add(F.broadcast_mul(score, m), (1 - m) * _NEG)
+            att = F.broadcast_mul(F.softmax(score, axis=-1), m)
+        else:
+            att = F.softmax(score, axis=-1)
+        out = F.batch_dot(self.dropout_layer(att), v)
+        return F.reshape(F.transpose(out, axes=(0, 2, 1, 3)), shape=(0, 0, -1))
+
+
+class PositionwiseFFN(HybridBlock):
+    """Dense -> ReLU -> Dense, residual, LayerNorm."""
+
+    def __init__(self, units, hidden_size, dropout=0.0, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.ffn_1 = nn.Dense(hidden_size, flatten=False, activation='relu', prefix='ffn_1_')
+            self.ffn_2 = nn.Dense(units, flatten=False, prefix='ffn_2_')
+            self.dropout_layer = nn.Dropout(dropout)
+            self.layer_norm = nn.LayerNorm(in_channels=units, epsilon=1e-5)
+
+    def hybrid_forward(self, F, x):
+        return self.layer_norm(self.dropout_layer(self.ffn_2(self.ffn_1(x))) + x)
+
+
+class EncoderCell(HybridBlock):
+    def __init__(self, units, hidden_size, num_heads, dropout=0.0, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.attention_cell = MultiHeadAttentionCell(units, num_heads, dropout)
+            self.proj = nn.Dense(units, flatten=False, use_bias=False, prefix='proj_')
+            self.dropout_layer = nn.Dropout(dropout)
+            self.ffn = PositionwiseFFN(units, hidden_size, dropout)
+            self.layer_norm = nn.LayerNorm(in_channels=units, epsilon=1e-5)
+
+    def hybrid_forward(self, F, x, mask=None):
+        h = self.dropout_layer(self.proj(self.attention_cell(x, x, x, mask)))
+        return self.ffn(self.layer_norm(h + x))
+
+
+class DecoderCell(HybridBlock):
+    def __init__(self, units, hidden_size, num_heads, dropout=0.0, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.attention_cell_in = MultiHeadAttentionCell(units, num_heads, dropout)
+            self.attention_cell_inter = MultiHeadAttentionCell(units, num_heads, dropout)
+            self.proj_in = nn.Dense(units, flatten=False, use_bias=False, prefix='proj_in_')
+            self.proj_inter = nn.Dense(units, flatten=False, use_bias=False, prefix='proj_inter_')
+            self.dropout_layer = nn.Dropout(dropout)
+            self.ffn = PositionwiseFFN(units, hidden_size, dropout)
+            self.layer_norm_in = nn.LayerNorm()
+            self.layer_norm_inter = nn.LayerNorm()
+
+    def hybrid_forward(self, F, x, mem, mask, mem_mask=None):
+        x = self.layer_norm_in(self.dropout_layer(self.proj_in(self.attention_cell_in(x, x, x, mask))) + x)
+        h = self.attention_cell_inter(x, mem, mem, mem_mask)
+        x = self.layer_norm_inter(self.dropout_layer(self.proj_inter(h)) + x)
+        return self.ffn(x)
+
+
+class _Stack(HybridBlock):
+    """Shared by encoder and decoder: scaled embeddings + sinusoid positions, dropout, LayerNorm, cells."""
+
+    def __init__(self, cell, num_layers, units, hidden_size, num_heads, max_length, dropout, **kwargs):
+        super().__init__(**kwargs)
+        self._units, self._max_length = units, max_length
+        with self.name_scope():
+            self.dropout_layer = nn.Dropout(dropout)
+            self.layer_norm = nn.LayerNorm(in_channels=units, epsilon=1e-5)
+            self.position_weight = self.params.get_constant('const', sinusoid_positions(max_length, units))
+            self.transformer_cells = nn.HybridSequential()
+            for i in range(num_layers):
+                self.transformer_cells.add(cell(units, hidden_size, num_heads, dropout, prefix=f'transformer{i}_'))
+
+    def _embed(self, F, x, position_weight):
+        steps = F.contrib.arange_like(x, axis=1)
+        pos = F.Embedding(steps, position_weight, input_dim=self._max_length, output_dim=self._units)
+        x = F.broadcast_add(x * math.sqrt(self._units), F.expand_dims(pos, axis=0))
+        return self.layer_norm(self.dropout_layer(x))
+
+
+def _steps_mask(F, like, valid_length):
+    """(batch, length) 0/1: position < valid_length; `like` is (batch, length, ...)."""
+    steps = F.contrib.arange_like(like, axis=1)
+    return F.broadcast_lesser(F.reshape(steps, shape=(1, -1)), F.reshape(valid_length, shape=(-1, 1)))
+
+
+class TransformerEncoder(_Stack):
+    def __init__(self, *args, **kwargs):
+        super().__init__(EncoderCell, *args, **kwargs)
+
+    def hybrid_forward(self, F, x, valid_length=None, position_weight=None):
+        mask = None
+        if valid_length is not None:
+            keys = _steps_mask(F, x, valid_length)  # (B, T)
+            mask = F.broadcast_like(F.expand_dims(keys, axis=1), F.expand_dims(keys, axis=2),
+                                    lhs_axes=(1,), rhs_axes=(1,))  # every query row sees the same keys
+        x = self._embed(F, x, position_weight)
+        for cell in self.transformer_cells:
+            x = cell(x, mask)
+        if valid_length is not None:
+            x = F.broadcast_mul(x, F.expand_dims(keys, axis=2))
+        return x
+
+
+class TransformerDecoder(_Stack):
+    def __init__(self, *args, **kwargs):
+        super().__init__(DecoderCell, *args, **kwargs)
+
+    def hybrid_forward(self, F, x, mem, valid_length=None, mem_valid_length=None, position_weight=None):
+        steps = F.contrib.arange_like(x, axis=1)
+        causal = F.broadcast_lesser_equal(F.reshape(steps, shape=(1, -1)), F.reshape(steps, shape=(-1, 1)))
+        mask = F.broadcast_like(F.expand_dims(causal, axis=0), x, lhs_axes=(0,), rhs_axes=(0,))  # (B, Tq, Tq)
+        if valid_length is not None:
+            rows = _steps_mask(F, x, valid_length)
+            mask = F.broadcast_mul(mask, F.expand_dims(rows, axis=2))
+        mem_mask = None
+        if mem_valid_length is not None:
+            keys = F.expand_dims(_steps_mask(F, mem, mem_valid_length), axis=1)  # (B, 1, Tm)
+            mem_mask = F.broadcast_like(keys, x, lhs_axes=(1,), rhs_axes=(1,))
+        x = self._embed(F, x, position_weight)
+        for cell in self.transformer_cells:
+            x = cell(x, mem, mask, mem_mask)
+        if valid_length is not None:
+            x = F.broadcast_mul(x, F.expand_dims(rows, axis=2))
+        return x
+
+
+# -- model --------------------------------------------------------------------------------------------------------
+class NMTModel(HybridBlock):
+    """Encoder-decoder with shared source/target embeddings and a tied output projection (GluonNLP NMTModel).
+
+    Call with (src (batch, Ts), tgt (batch, Tt), src_valid_length=None, tgt_valid_length=None) -> scores
+    (batch, Tt, vocab). `encode` and `decode_step` serve the decoders in gluonzoo.text.decoding.
+    """
+
+    def __init__(self, vocab_size, units=512, hidden_size=2048, num_layers=6, num_heads=8, dropout=0.1,
+                 max_src_length=530, max_tgt_length=549, **kwargs):
+        super().__init__(**kwargs)
+        if units % num_heads:
+            raise ValueError(f'units={units} must be divisible by num_heads={num_heads}')
+        self.vocab_size = vocab_size
+        with self.name_scope():
+            self.encoder = TransformerEncoder(num_layers, units, hidden_size, num_heads, max_src_length, dropout,
+                                              prefix='enc_')
+            self.decoder = TransformerDecoder(num_layers, units, hidden_size, num_heads, max_tgt_length, dropout,
+                                              prefix='dec_')
+            self.one_step_ahead_decoder = self.decoder  # GluonNLP saves the shared decoder under both names
+            self.src_embed = nn.HybridSequential(prefix='src_embed_')
+            with self.src_embed.name_scope():
+                self.src_embed.add(nn.Embedding(vocab_size, units), nn.Dropout(0.0))
+            self.tgt_embed = self.src_embed
+            self.tgt_proj = nn.Dense(vocab_size, flatten=False, params=self.tgt_embed[0].params, prefix='tgt_proj_')
+
+    def hybrid_forward(self, F, src, tgt, src_valid_length=None, tgt_valid_length=None):
+        mem = self.encoder(self.src_embed(src), src_valid_length)
+        return self.tgt_proj(self.decoder(self.tgt_embed(tgt), mem, tgt_valid_length, src_valid_length))
+
+    def encode(self, src, src_valid_length=None):
+        """Encoder memory (batch, Ts, units), zeros past src_valid_length."""
+        return self.encoder(self.src_embed(src), src_valid_length)
+
+    def decode_step(self, prefix, mem, src_valid_length=None):
+        """Scores (batch, vocab) of the next token after each target prefix (batch, t)."""
+        out = self.tgt_proj(self.decoder(self.tgt_embed(prefix), mem, None, src_valid_length))
+        return out[:, -1, :]
+
+
+# -- registered builder -------------------------------------------------------------------------------------------
+def _nmt_inputs(batch=2, src_len=6, tgt_len=5, vocab=20):
+    def make():
+        mx.random.seed(0)
+        src = mx.nd.random.randint(0, vocab, shape=(batch, src_len)).astype('float32')
+        tgt = mx.nd.random.randint(0, vocab, shape=(batch, tgt_len)).astype('float32')
+        return src, tgt, mx.nd.array([src_len, src_len - 2]), mx.nd.array([tgt_len, tgt_len - 1])
+    return make
+
+
+@register_model(task='translation', head=None, protected=('vocab_size', 'units', 'hidden_size', 'num_layers',
+                                                          'num_heads', 'max_src_length', 'max_tgt_length'),
+                test_input=_nmt_inputs(), test_kwargs=dict(vocab_size=20, units=16, hidden_size=32, num_layers=2,
+                                                           num_heads=4))
+def transformer_en_de_512(vocab_size=36794, units=512, hidden_size=2048, num_layers=6, num_heads=8, dropout=0.1,
+                          max_src_length=530, max_tgt_length=549):
+    """Transformer-base for WMT En-De, shared BPE vocabulary (arXiv:1706.03762)."""
+    return NMTModel(vocab_size, units, hidden_size, num_layers, num_heads, dropout, max_src_length, max_tgt_length)
