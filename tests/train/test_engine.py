@@ -78,3 +78,10 @@ def test_unknown_dataset_and_option_through_the_recipe(tmp_path, capsys):
     assert "did you mean 'fashion_mnist'" in capsys.readouterr().err
     assert recipe_main(['--epoch', '2']) == 2
     assert "did you mean '--epochs'" in capsys.readouterr().err
+
+
+def test_missing_opencv_digits_names_the_debian_package(tmp_path, monkeypatch):
+    from gluonzoo.train.datasets import load_task
+    monkeypatch.setenv('GLUONZOO_OPENCV_DIGITS', str(tmp_path / 'digits.png'))
+    with pytest.raises(BadInputError, match='install the Debian package opencv-doc'):
+        load_task(TrainConfig(dataset='opencv_digits'))

@@ -24,7 +24,45 @@ def fashion_mnist(cfg):
                                ArrayData(xte, yte, **_FASHION_MNIST), 10, info, eval_split='test')
 
 
-DATASETS = {'fashion_mnist': fashion_mnist}
+#: OpenCV's handwritten digits sheet (Debian opencv-doc): 50 rows x 100 columns of 20x20 cells, 5 rows a digit
+DIGITS_PNG = '/usr/share/doc/opencv-doc/examples/data/digits.png'
+_IMAGENET = dict(mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225), size=64)
+
+
+def opencv_digits(cfg):
+    """OpenCV's 5000 digits (Debian opencv-doc): per digit the first 400 train, the last 100 test; the 20x20 grey
+    cells are upsampled 3x (nearest) and repeated to RGB, padded to 64x64, ImageNet-normalized (for fine-tuning
+    ImageNet models)."""
+    import os
+
+    import cv2
+    import numpy as np
+
+    from ..errors import BadInputError
+    path = os.environ.get('GLUONZOO_OPENCV_DIGITS') or DIGITS_PNG
+    sheet = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
+    if sheet is None:
+        raise BadInputError(f'{path} is missing or unreadable: install the Debian package opencv-doc '
+                            '(apt-get install opencv-doc) or set $GLUONZOO_OPENCV_DIGITS')
+    if sheet.shape != (1000, 2000):
+        raise BadInputError(f'{path} is {sheet.shape}, not the 1000x2000 digits sheet')
+    cells = sheet.reshape(50, 20, 100, 20).transpose(0, 2, 1, 3).reshape(10, 500, 20, 20)
+    labels = np.repeat(np.arange(10), 500).reshape(10, 500)
+    big = cells.repeat(3, axis=2).repeat(3, axis=3)[:, :, None].repeat(3, axis=2)  # (10, 500, 3, 60, 60)
+    # interleaved (0, 1, ..., 9, 0, 1, ...): the first N of a split cover every digit, for --train/val-limit
+    xtr, ytr = big[:, :400].swapaxes(0, 1).reshape(-1, 3, 60, 60), labels[:, :400].T.reshape(-1)
+    xte, yte = big[:, 400:].swapaxes(0, 1).reshape(-1, 3, 60, 60), labels[:, 400:].T.reshape(-1)
+    info = {'name': 'opencv_digits', 'source': 'Debian opencv-doc examples/data/digits.png', 'train_split': 'train',
+            'checksum': checksum(xtr, ytr, xte, yte)}
+    if cfg.train_limit:
+        xtr, ytr = xtr[:cfg.train_limit], ytr[:cfg.train_limit]
+    if cfg.val_limit:
+        xte, yte = xte[:cfg.val_limit], yte[:cfg.val_limit]
+    return ImageClassification(ArrayData(xtr, ytr, augment=cfg.augment, **_IMAGENET),
+                               ArrayData(xte, yte, **_IMAGENET), 10, info, eval_split='test')
+
+
+DATASETS = {'fashion_mnist': fashion_mnist, 'opencv_digits': opencv_digits}
 
 
 def load_task(cfg):
