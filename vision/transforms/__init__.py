@@ -1,4 +1,5 @@
 """Image transforms on OpenCV + numpy, driven by a weights record's `preprocess`."""
-from .presets import imagenet_eval
+from . import functional
+from .presets import cifar_eval, cifar_train, from_preprocess, imagenet_eval, imagenet_train
 
-__all__ = ['imagenet_eval']
+__all__ = ['functional', 'imagenet_eval', 'imagenet_train', 'cifar_eval', 'cifar_train', 'from_preprocess']

@@ -1,21 +1,71 @@
-"""Evaluation presets: the same steps as GluonCV's `presets.imagenet.transform_eval`."""
-import cv2
+"""GluonCV's classification presets on OpenCV + numpy, driven by a weights record's `preprocess`.
+
+`imagenet_eval` / `imagenet_train` follow GluonCV's ImageNet eval (resize short side, center crop, normalize) and
+train (random resized crop, flip, color jitter 0.4, PCA lighting 0.1) recipes; `cifar_*` its CIFAR-10 ones.
+`from_preprocess(record.preprocess)` builds the eval or train transform a checkpoint wants.
+"""
 import numpy as np
 
+from . import functional as T
 
-def imagenet_eval(img, resize=256, crop=224, mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225),
-                  scale=1 / 255.0, **_):
-    """RGB uint8 HxWx3 -> float32 1x3xcropxcrop: resize the short side, center crop, scale, normalize.
+IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
+CIFAR_MEAN, CIFAR_STD = (0.4914, 0.4822, 0.4465), (0.2023, 0.1994, 0.2010)
+
+
+def _size(x):
+    return (x, x) if isinstance(x, int) else tuple(x)
+
+
+def imagenet_eval(img, resize=256, crop=224, mean=IMAGENET_MEAN, std=IMAGENET_STD, scale=1 / 255.0, **_):
+    """RGB HxWx3 -> float32 1x3xcropxcrop: resize (int: the short side; (h, w): exactly), center crop, normalize.
 
     >>> imagenet_eval(np.zeros((300, 400, 3), np.uint8)).shape
     (1, 3, 224, 224)
+    >>> imagenet_eval(np.zeros((300, 400), np.uint8), resize=(224, 224)).shape
+    (1, 3, 224, 224)
     """
-    h, w = img.shape[:2]
-    s = resize / min(h, w)
-    nh, nw = max(crop, round(h * s)), max(crop, round(w * s))
-    # INTER_AREA when shrinking is close to the antialiased resize the torchvision weights were trained with
-    img = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
-    top, left = (nh - crop) // 2, (nw - crop) // 2
-    img = img[top:top + crop, left:left + crop].astype(np.float32) * scale
-    img = (img - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)
-    return img.transpose(2, 0, 1)[None]
+    img = T.as_rgb(img)
+    img = T.resize_short(img, resize) if isinstance(resize, int) else T.resize(img, _size(resize))
+    return T.normalize(T.center_crop(img, _size(crop)), mean, std, scale)[None]
+
+
+def imagenet_train(img, rng, crop=224, mean=IMAGENET_MEAN, std=IMAGENET_STD, scale=1 / 255.0, jitter=0.4,
+                   pca_noise=0.1, **_):
+    """One augmented training sample, float32 3xcropxcrop (GluonCV train_imagenet.py's transform_train).
+
+    >>> imagenet_train(np.zeros((300, 400, 3), np.uint8), np.random.default_rng(0)).shape
+    (3, 224, 224)
+    """
+    img = T.random_flip(T.random_resized_crop(T.as_rgb(img), _size(crop), rng), rng)
+    img = T.color_jitter(img, rng, jitter, jitter, jitter) if jitter else img
+    img = T.lighting(img, rng, pca_noise) if pca_noise else img
+    return T.normalize(img, mean, std, scale)
+
+
+def cifar_train(img, rng, pad=4, mean=CIFAR_MEAN, std=CIFAR_STD, scale=1 / 255.0, **_):
+    """CIFAR training sample: pad-4 random crop back to the input size, random flip, normalize -> 3xHxW."""
+    img = T.as_rgb(img)
+    img = T.random_flip(T.random_crop_padded(img, img.shape[:2], pad, rng), rng)
+    return T.normalize(img, mean, std, scale)
+
+
+def cifar_eval(img, mean=CIFAR_MEAN, std=CIFAR_STD, scale=1 / 255.0, **_):
+    """CIFAR eval sample: normalize only -> 3xHxW."""
+    return T.normalize(T.as_rgb(img), mean, std, scale)
+
+
+def from_preprocess(preprocess, train=False, seed=None):
+    """The transform a record's `preprocess` dict describes: img -> float32 3xHxW (one sample, for a DataLoader).
+
+    `preprocess['preset']` picks 'imagenet' (default) or 'cifar'; the other keys are the preset's arguments.
+    """
+    pre = dict(preprocess)
+    preset = pre.pop('preset', 'imagenet')
+    if preset not in ('imagenet', 'cifar'):
+        raise ValueError(f'unknown preprocess preset {preset!r}; one of imagenet, cifar')
+    rng = np.random.default_rng(seed)
+    if preset == 'cifar':
+        return (lambda img: cifar_train(img, rng, **pre)) if train else (lambda img: cifar_eval(img, **pre))
+    if train:
+        return lambda img: imagenet_train(img, rng, **pre)
+    return lambda img: imagenet_eval(img, **pre)[0]

@@ -1,0 +1,120 @@
+"""Image operations on HxWxC numpy arrays (OpenCV for resizing), the pieces the presets are made of.
+
+Randomness comes from a numpy Generator passed in, so a seeded pipeline is reproducible and worker-safe.
+"""
+import cv2
+import numpy as np
+
+from ...errors import BadInputError
+
+# AlexNet's PCA of ImageNet RGB pixels (0-255 scale), as MXNet's LightingAug and GluonCV's presets use them
+PCA_EIGVAL = np.array([55.46, 4.794, 1.148], np.float32)
+PCA_EIGVEC = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]],
+                      np.float32)
+_GRAY = np.array([0.299, 0.587, 0.114], np.float32)
+
+
+def as_rgb(img):
+    """An array as HxWx3: grayscale replicated, alpha dropped, 16-bit scaled to 8-bit; uint8 and float kept.
+
+    >>> as_rgb(np.zeros((4, 5), np.uint8)).shape
+    (4, 5, 3)
+    >>> as_rgb(np.full((2, 2, 4), 65535, np.uint16))[0, 0].tolist()
+    [255, 255, 255]
+    """
+    img = np.asarray(img)
+    if img.dtype == np.uint16:
+        img = (img // 257).astype(np.uint8)
+    if img.ndim == 2:
+        img = img[:, :, None]
+    if img.ndim != 3 or img.shape[2] not in (1, 3, 4) or min(img.shape[:2]) < 1:
+        raise BadInputError(f'an image must be HxW, HxWx1, HxWx3 or HxWx4; got an array of shape {img.shape}')
+    if img.shape[2] == 1:
+        img = np.repeat(img, 3, axis=2)
+    return img[:, :, :3]
+
+
+def resize(img, size, interp=None):
+    """Resize to `size` = (height, width); area interpolation when shrinking, bilinear when growing."""
+    h, w = img.shape[:2]
+    nh, nw = size
+    if interp is None:
+        interp = cv2.INTER_AREA if nh * nw < h * w else cv2.INTER_LINEAR
+    return cv2.resize(img, (nw, nh), interpolation=interp)
+
+
+def resize_short(img, short, interp=None):
+    """Resize so the shorter side is `short`, keeping the aspect ratio."""
+    h, w = img.shape[:2]
+    s = short / min(h, w)
+    return resize(img, (max(short, round(h * s)), max(short, round(w * s))), interp)
+
+
+def center_crop(img, size):
+    """The centered (height, width) = `size` window; the image must be at least that large."""
+    h, w = img.shape[:2]
+    ch, cw = size
+    if h < ch or w < cw:
+        raise BadInputError(f'cannot center-crop {ch}x{cw} from a {h}x{w} image; resize it first')
+    top, left = (h - ch) // 2, (w - cw) // 2
+    return img[top:top + ch, left:left + cw]
+
+
+def random_resized_crop(img, size, rng, area=(0.08, 1.0), ratio=(3 / 4, 4 / 3)):
+    """Inception-style crop: random area fraction and log-uniform aspect ratio, resized to `size` (h, w).
+
+    Ten tries, then a center crop of the whole image (as MXNet's random_size_crop falls back).
+    """
+    h, w = img.shape[:2]
+    for _ in range(10):
+        target = rng.uniform(*area) * h * w
+        r = np.exp(rng.uniform(np.log(ratio[0]), np.log(ratio[1])))
+        cw, ch = int(round(np.sqrt(target * r))), int(round(np.sqrt(target / r)))
+        if 0 < cw <= w and 0 < ch <= h:
+            x0, y0 = rng.integers(0, w - cw + 1), rng.integers(0, h - ch + 1)
+            return resize(img[y0:y0 + ch, x0:x0 + cw], size)
+    s = min(h, w)
+    return resize(center_crop(img, (s, s)), size)
+
+
+def random_crop_padded(img, size, pad, rng):
+    """Zero-pad by `pad` on every side, then a random (h, w) = `size` window (the CIFAR training crop)."""
+    img = np.pad(img, ((pad, pad), (pad, pad), (0, 0)))
+    h, w = img.shape[:2]
+    y0, x0 = rng.integers(0, h - size[0] + 1), rng.integers(0, w - size[1] + 1)
+    return img[y0:y0 + size[0], x0:x0 + size[1]]
+
+
+def random_flip(img, rng, p=0.5):
+    """Mirror left-right with probability p."""
+    return img[:, ::-1] if rng.random() < p else img
+
+
+def color_jitter(img, rng, brightness=0.4, contrast=0.4, saturation=0.4):
+    """Brightness, contrast and saturation jitter in random order, each factor uniform in [1-x, 1+x].
+
+    Works on float32 0-255 pixels and clips back to 0-255; the formulas are MXNet's Brightness/Contrast/
+    SaturationJitterAug (contrast blends with the mean luma, saturation with each pixel's luma).
+    """
+    img = img.astype(np.float32)
+    ops = [(lambda x, a: x * a, brightness),
+           (lambda x, a: x * a + (1 - a) * float((x @ _GRAY).mean()), contrast),
+           (lambda x, a: x * a + (1 - a) * (x @ _GRAY)[:, :, None], saturation)]
+    for i in rng.permutation(len(ops)):
+        op, amount = ops[i]
+        if amount:
+            img = op(img, 1.0 + rng.uniform(-amount, amount))
+    return np.clip(img, 0, 255)
+
+
+def lighting(img, rng, alphastd=0.1):
+    """AlexNet PCA lighting noise: add eigvec @ (alpha * eigval), alpha ~ N(0, alphastd), on 0-255 pixels."""
+    alpha = rng.normal(0, alphastd, size=3).astype(np.float32)
+    return np.clip(img.astype(np.float32) + PCA_EIGVEC @ (alpha * PCA_EIGVAL), 0, 255)
+
+
+def normalize(img, mean, std, scale=1 / 255.0):
+    """HxWx3 pixels -> float32 3xHxW: x * scale, minus mean, over std (per channel)."""
+    x = img.astype(np.float32) * scale
+    x = (x - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)
+    return np.ascontiguousarray(x.transpose(2, 0, 1))
