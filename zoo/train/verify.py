@@ -1,0 +1,37 @@
+"""Re-measure a trained checkpoint against the log that made it (`gluonzoo verify NAME`).
+
+The record's `check['log']` maps metric -> tolerance: the checkpoint is evaluated on the split the log's final
+record names, with the data its config names, and each metric must be within its tolerance (absolute, in the
+log's units) of the logged value. A different machine may flip a few predictions through float rounding; a wrong
+checkpoint, data set or preprocessing moves the numbers by far more than the tolerance.
+"""
+from ..errors import BadInputError
+
+
+def verify_log(w, ctx=None):
+    """[(metric, logged value, measured value, tolerance, ok)] for record `w`; raises if its log is unusable."""
+    import mxnet as mx
+    from ..logs import check_weights
+    from ..registry import get_model
+    from .config import TrainConfig
+    from .datasets import load_task
+    log = check_weights(w)
+    wanted = dict(w.check.get('log', {}))
+    if not wanted:
+        raise BadInputError(f'{w.name} names a log but its record has no check["log"] metrics to re-measure')
+    cfg = TrainConfig.from_dict(log.config)
+    task = load_task(cfg)
+    if log.final.get('split') != task.eval_split:
+        raise BadInputError(f'{log.path} measured its final metrics on {log.final.get("split")!r}; the dataset '
+                            f'{cfg.dataset!r} evaluates {task.eval_split!r}')
+    ctx = ctx or mx.cpu()
+    net = get_model(w.name, pretrained=True, ctx=ctx)
+    net.hybridize()
+    got = task.evaluate(net, ctx)
+    out = []
+    for metric, tol in sorted(wanted.items()):
+        if metric not in log.final['metrics'] or metric not in got:
+            raise BadInputError(f'{w.name}: metric {metric!r} is not in both the log and the evaluation')
+        logged = log.final['metrics'][metric]
+        out.append((metric, logged, got[metric], tol, abs(got[metric] - logged) <= tol))
+    return log, out
