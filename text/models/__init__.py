@@ -2,3 +2,4 @@
 from . import bert  # noqa: F401
 from . import lstm_lm  # noqa: F401
 from . import transformer  # noqa: F401
+from . import gpt2  # noqa: F401
