@@ -140,16 +140,20 @@ def list_models(pattern=None, task=None, pretrained=None, tags=False):
     return sorted(out)
 
 
-def get_model(name, pretrained=False, classes=None, ctx=None, root=None, **kwargs):
+def get_model(name, pretrained=False, classes=None, ctx=None, root=None, features_only=False, out_indices=None,
+              **kwargs):
     """Build a registered model, loading its weights when `pretrained` is True, a tag or a hashtag.
 
     A checkpoint name (`arch.tag`) picks the weights whose shapes and options the net takes; they are loaded when
     pretrained is not False. `classes=N` that differs from the checkpoint loads all but the head and re-initializes
-    the head. `root` is the cache folder (default `$GLUONZOO_HOME/models`).
+    the head. `root` is the cache folder (default `$GLUONZOO_HOME/models`). `features_only=True` returns the
+    backbone's stage feature maps (`out_indices` picks which) after the full net was built and loaded strictly.
     """
     import mxnet as mx
     from . import store
 
+    if out_indices is not None and not features_only:
+        raise ValueError('out_indices selects feature maps: pass features_only=True with it')
     entry, tag = _entry(name)
     if tag is not None and pretrained is not False and pretrained is not True:
         raise ValueError(f'{name} already names a checkpoint; pass pretrained=True, not {pretrained!r}')
@@ -165,7 +169,7 @@ def get_model(name, pretrained=False, classes=None, ctx=None, root=None, **kwarg
     ctx = ctx or mx.cpu()
     if not load:
         net.initialize(ctx=ctx)
-        return net
+        return _features(net, out_indices) if features_only else net
     path = store.fetch(w, root=root)
     load_checkpoint(net, path, ctx, skip=entry.head if reset_head else None)
     if reset_head:
@@ -173,7 +177,18 @@ def get_model(name, pretrained=False, classes=None, ctx=None, root=None, **kwarg
                       f'(the checkpoint has {w.num_classes}); all other layers are pretrained', stacklevel=2)
     net.classes = None if reset_head else _class_names(w)
     net.weights = w
+    if features_only:
+        net = _features(net, out_indices)
+        net.weights = w
     return net
+
+
+def _features(net, out_indices):
+    """The stage feature maps of a vision classifier (its `feature_extractor`, sharing its parameters)."""
+    make = getattr(net, 'feature_extractor', None)
+    if make is None:
+        raise ValueError(f'{type(net).__name__} declares no feature stages: features_only=True is for vision backbones')
+    return make(out_indices)
 
 
 def _options(entry, w, kwargs):
