@@ -1,9 +1,9 @@
 """What the vision families' weights records share: ImageNet preprocessing and the GluonCV-mirror record."""
 from ...weights import GLUONCV_REPO, Source, Weights
 
-#: GluonCV's ImageNet eval preset (presets.imagenet.transform_eval): resize short side 256, center crop 224
+#: GluonCV's ImageNet eval preset (presets.imagenet.transform_eval): resize short side 256 (bilinear), center crop 224
 IMAGENET = dict(resize=256, crop=224, mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225), layout='NCHW',
-                color='RGB', scale=1 / 255.0)
+                color='RGB', scale=1 / 255.0, interp='linear')
 #: Inception v3 is evaluated at 299 (GluonCV: resize 342 = 299 / 0.875)
 IMAGENET_299 = dict(IMAGENET, resize=342, crop=299)
 

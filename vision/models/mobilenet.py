@@ -10,7 +10,8 @@ from mxnet.gluon import nn
 from ...convert import load_torch_checkpoint, torch_to_gluon
 from ...registry import register_model
 from ..layers import Classifier, conv_bn, last_per_stride
-from ...weights import GLUONCV_REPO, Source, Weights
+from . import _records
+from ...weights import Source, Weights
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -114,12 +115,8 @@ _GLUONCV_PARAMS = {1.0: 3503872, 0.75: 2626968, 0.5: 1964448, 0.25: 1516312}
 
 
 def _gluoncv_record(multiplier, default):
-    return Weights(
-        arch=f'mobilenetv2_{multiplier}', tag='gluoncv', default=default, task='image-classification',
-        sha1=_GLUONCV_SHA1[multiplier], num_params=_GLUONCV_PARAMS[multiplier], num_classes=1000,
-        classes='imagenet1k', preprocess=_IMAGENET, source=Source(kind='mirror', url=GLUONCV_REPO),
-        recipe='GluonCV scripts/classification/imagenet/train_imagenet.py', license='Apache-2.0 (GluonCV)',
-        paper=_PAPER)
+    return _records.gluoncv(f'mobilenetv2_{multiplier}', _GLUONCV_SHA1[multiplier], _GLUONCV_PARAMS[multiplier],
+                            _PAPER, default=default)
 
 
 # -- registered builders ------------------------------------------------------------------------------------------

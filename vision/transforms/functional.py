@@ -12,6 +12,9 @@ PCA_EIGVAL = np.array([55.46, 4.794, 1.148], np.float32)
 PCA_EIGVEC = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]],
                       np.float32)
 _GRAY = np.array([0.299, 0.587, 0.114], np.float32)
+#: interpolation names a preprocess dict may give (None: area when shrinking, bilinear when growing)
+INTERP = {None: None, 'area': cv2.INTER_AREA, 'linear': cv2.INTER_LINEAR, 'cubic': cv2.INTER_CUBIC,
+          'nearest': cv2.INTER_NEAREST}
 
 
 def as_rgb(img):
@@ -44,10 +47,12 @@ def resize(img, size, interp=None):
 
 
 def resize_short(img, short, interp=None):
-    """Resize so the shorter side is `short`, keeping the aspect ratio."""
+    """Resize so the shorter side is `short`, keeping the aspect ratio; the longer side is truncated, as MXNet's
+    Resize(keep_ratio=True) (GluonCV's eval preset) does, so both give the same pixels."""
     h, w = img.shape[:2]
-    s = short / min(h, w)
-    return resize(img, (max(short, round(h * s)), max(short, round(w * s))), interp)
+    if h <= w:
+        return resize(img, (short, int(w * short / h)), interp)
+    return resize(img, (int(h * short / w), short), interp)
 
 
 def center_crop(img, size):

@@ -16,16 +16,20 @@ def _size(x):
     return (x, x) if isinstance(x, int) else tuple(x)
 
 
-def imagenet_eval(img, resize=256, crop=224, mean=IMAGENET_MEAN, std=IMAGENET_STD, scale=1 / 255.0, **_):
+def imagenet_eval(img, resize=256, crop=224, mean=IMAGENET_MEAN, std=IMAGENET_STD, scale=1 / 255.0, interp=None,
+                  **_):
     """RGB HxWx3 -> float32 1x3xcropxcrop: resize (int: the short side; (h, w): exactly), center crop, normalize.
+
+    `interp` 'linear' is GluonCV's (MXNet's bilinear Resize); the default (area when shrinking) is closer to the
+    antialiased resize torchvision-trained weights saw.
 
     >>> imagenet_eval(np.zeros((300, 400, 3), np.uint8)).shape
     (1, 3, 224, 224)
     >>> imagenet_eval(np.zeros((300, 400), np.uint8), resize=(224, 224)).shape
     (1, 3, 224, 224)
     """
-    img = T.as_rgb(img)
-    img = T.resize_short(img, resize) if isinstance(resize, int) else T.resize(img, _size(resize))
+    img, flag = T.as_rgb(img), T.INTERP[interp]
+    img = T.resize_short(img, resize, flag) if isinstance(resize, int) else T.resize(img, _size(resize), flag)
     return T.normalize(T.center_crop(img, _size(crop)), mean, std, scale)[None]
 
 
