@@ -49,3 +49,18 @@ def load_fashion_mnist(split='train', root=None):
     if images.ndim != 3 or labels.ndim != 1 or len(images) != len(labels):
         raise BadInputError(f'{root}: {split} images {images.shape} and labels {labels.shape} do not pair up')
     return images, labels.astype(np.int64)
+
+
+class FashionMNIST:
+    """Fashion-MNIST `split` as a Gluon-style dataset of (28x28 uint8 image, label); `transform(img)` optional."""
+
+    def __init__(self, split='train', transform=None, root=None):
+        self.images, self.labels = load_fashion_mnist(split, root)
+        self.transform, self.classes = transform, list(CLASSES)
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, idx):
+        img = self.images[idx]
+        return (self.transform(img) if self.transform else img), int(self.labels[idx])

@@ -4,6 +4,8 @@
 train (random resized crop, flip, color jitter 0.4, PCA lighting 0.1) recipes; `cifar_*` its CIFAR-10 ones.
 `from_preprocess(record.preprocess)` builds the eval or train transform a checkpoint wants.
 """
+import os
+
 import numpy as np
 
 from . import functional as T
@@ -58,6 +60,27 @@ def cifar_eval(img, mean=CIFAR_MEAN, std=CIFAR_STD, scale=1 / 255.0, **_):
     return T.normalize(T.as_rgb(img), mean, std, scale)
 
 
+class Preset:
+    """A picklable sample transform: `fn(img, [rng,] **kwargs)`. A random preset reseeds itself in every
+    DataLoader worker process (from the seed and the pid), so forked workers do not repeat each other's draws."""
+
+    def __init__(self, fn, kwargs, seed=None, random=False):
+        self.fn, self.kwargs, self.seed, self.random = fn, kwargs, seed, random
+        self._pid, self._rng = os.getpid(), np.random.default_rng(seed)
+
+    def __call__(self, img):
+        if not self.random:
+            return self.fn(img, **self.kwargs)
+        if os.getpid() != self._pid:
+            self._pid = os.getpid()
+            self._rng = np.random.default_rng(None if self.seed is None else [self.seed, self._pid])
+        return self.fn(img, self._rng, **self.kwargs)
+
+
+def _eval_one(img, **kwargs):
+    return imagenet_eval(img, **kwargs)[0]
+
+
 def from_preprocess(preprocess, train=False, seed=None):
     """The transform a record's `preprocess` dict describes: img -> float32 3xHxW (one sample, for a DataLoader).
 
@@ -67,9 +90,6 @@ def from_preprocess(preprocess, train=False, seed=None):
     preset = pre.pop('preset', 'imagenet')
     if preset not in ('imagenet', 'cifar'):
         raise ValueError(f'unknown preprocess preset {preset!r}; one of imagenet, cifar')
-    rng = np.random.default_rng(seed)
     if preset == 'cifar':
-        return (lambda img: cifar_train(img, rng, **pre)) if train else (lambda img: cifar_eval(img, **pre))
-    if train:
-        return lambda img: imagenet_train(img, rng, **pre)
-    return lambda img: imagenet_eval(img, **pre)[0]
+        return Preset(cifar_train, pre, seed, True) if train else Preset(cifar_eval, pre)
+    return Preset(imagenet_train, pre, seed, True) if train else Preset(_eval_one, pre)
