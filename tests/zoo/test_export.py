@@ -8,7 +8,7 @@ import gluonzoo as gz
 def test_symbol_export_round_trips(pretrained_home, tmp_path):
     net = gz.get_model('mobilenetv2_1.0', pretrained=True)
     written = gz.export(net, str(tmp_path / 'mb'))
-    assert set(written) == {'symbol', 'params', 'meta'}
+    assert set(written) == {'symbol', 'params', 'meta', 'onnx'}
     x = mx.nd.random.uniform(shape=(1, 3, 224, 224))
     ref = net(x).asnumpy()
     back = mx.gluon.SymbolBlock.imports(written['symbol'], ['data'], written['params'])

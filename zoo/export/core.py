@@ -1,0 +1,174 @@
+"""`export`: what gets written and where. Everything is built in a temp folder beside `path` and renamed into
+place at the end, so a failure leaves no half-written file (not even the symbol files).
+"""
+import json
+import os
+import shutil
+import tempfile
+
+from ..errors import GluonzooError
+
+FORMATS = ('symbol', 'onnx')
+OPSETS = (13,)  # what MXNet 1.9.1's converters write correctly (DESIGN.md); newer opsets would need new converters
+TARGETS = ('ort', 'opencv')
+
+
+class ExportError(GluonzooError, ValueError):
+    """A model, option or op that cannot be exported as asked."""
+
+
+class Preprocess:
+    """Factory of the block that takes raw uint8 NHWC RGB and normalizes inside the graph (GluonCV export_block)."""
+
+    @staticmethod
+    def wrap(net, pre):
+        import mxnet as mx
+        import numpy as np
+        from mxnet.gluon import nn
+
+        scale = float(pre.get('scale', 1 / 255.0))
+        mean = np.asarray(pre.get('mean', (0.0, 0.0, 0.0)), np.float32).reshape(1, 3, 1, 1) / scale
+        std = np.asarray(pre.get('std', (1.0, 1.0, 1.0)), np.float32).reshape(1, 3, 1, 1) / scale
+
+        class WithPreprocess(nn.HybridBlock):
+            def __init__(self):
+                super().__init__(prefix='')
+                self.net = net
+                self.init_mean = self.params.get_constant('preprocess_mean', mx.nd.array(mean))
+                self.init_std = self.params.get_constant('preprocess_std', mx.nd.array(std))
+
+            def hybrid_forward(self, F, x, init_mean, init_std):
+                x = F.transpose(F.cast(x, 'float32'), axes=(0, 3, 1, 2))
+                return self.net(F.broadcast_div(F.broadcast_minus(x, init_mean), init_std))
+
+        block = WithPreprocess()
+        block.init_mean.initialize()
+        block.init_std.initialize()
+        return block
+
+
+def _resolve(net_or_name, pretrained, ctx):
+    from ..registry import get_entry, get_model
+    if isinstance(net_or_name, str):
+        entry = get_entry(net_or_name)
+        return get_model(net_or_name, pretrained=pretrained and bool(entry.weights), ctx=ctx), entry.name
+    return net_or_name, getattr(getattr(net_or_name, 'weights', None), 'arch', None) or type(net_or_name).__name__
+
+
+def _check_hybridizable(net):
+    from mxnet.gluon import HybridBlock
+
+    def walk(block, path):
+        if not isinstance(block, HybridBlock):
+            raise ExportError(f'{type(block).__name__} at {path or "the top"} is a Block, not a HybridBlock: it '
+                              f'cannot be traced to a graph; rewrite it with hybrid_forward')
+        for key, child in block._children.items():
+            walk(child, f'{path}.{key}' if path else key)
+    walk(net, '')
+
+
+def metadata(w, name, shape, preprocess, target, opset, classes):
+    """The ONNX metadata props a service needs: flat strings, so C++ and Java read them without a JSON parser."""
+    props = {'gluonzoo.model': name, 'gluonzoo.input_shape': ','.join(map(str, shape)),
+             'gluonzoo.target': target, 'gluonzoo.opset': str(opset),
+             'gluonzoo.preprocess_in_graph': '1' if preprocess else '0',
+             'gluonzoo.input_layout': 'NHWC-uint8-RGB' if preprocess else 'NCHW-float32-RGB'}
+    if w is not None:
+        props['gluonzoo.weights'] = w.name
+        props['gluonzoo.sha1'] = w.sha1
+        pre = dict(w.preprocess)
+        props['gluonzoo.preprocess'] = json.dumps(pre, sort_keys=True)
+        for k, v in pre.items():
+            props[f'gluonzoo.preprocess.{k}'] = ','.join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
+    if classes:
+        props['gluonzoo.classes'] = '\n'.join(classes)
+    return props
+
+
+def export(net_or_name, path, input_shape=None, formats=('symbol', 'onnx'), opset=13, dynamic_batch=True,
+           preprocess=False, target='ort', pretrained=True, ctx=None, inputs=None, name=None):
+    """Write `{path}-symbol.json`, `{path}-0000.params` (+ `{path}-meta.json`) and `{path}.onnx`; return the
+    written paths keyed by format ('symbol', 'params', 'meta', 'onnx').
+
+    `net_or_name` is a HybridBlock or a registry name (built with its default weights when it has any).
+    `input_shape` defaults to the weights record's; `inputs` (a tuple of NDArrays) replaces it for nets with
+    several or non-float inputs (text models); `name` is the model name written into the metadata (default:
+    the registry name, the weights record's, or the class name). `preprocess=True` makes the graph take raw uint8 NHWC RGB of the
+    crop size and normalize inside with the record's mean/std. `target='opencv'` rewrites the ONNX graph for
+    OpenCV 4.6 DNN. `dynamic_batch` leaves axis 0 of every input free.
+    """
+    import mxnet as mx
+
+    formats = tuple(formats)
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown:
+        raise ExportError(f'export format {unknown[0]!r} is not available; formats: {", ".join(FORMATS)}')
+    if target not in TARGETS:
+        raise ExportError(f'unknown export target {target!r}; targets: {", ".join(TARGETS)}')
+    if opset not in OPSETS:
+        raise ExportError(f'opset {opset!r} is not supported: MXNet 1.9.1 converters write opset '
+                          f'{", ".join(map(str, OPSETS))}; pass opset=13')
+    net, resolved = _resolve(net_or_name, pretrained, ctx)
+    name = name or resolved
+    _check_hybridizable(net)
+    w = getattr(net, 'weights', None)
+    ctx = ctx or mx.cpu()
+    if inputs is None:
+        shape = tuple(input_shape or (w.input_shape if w else ()))
+        if not shape:
+            raise ExportError('export needs input_shape=(N, C, H, W) for a net without a weights record')
+        if preprocess:
+            if len(shape) != 4:
+                raise ExportError(f'preprocess=True needs an image input (N, C, H, W), not {shape}')
+            if w is None or not w.preprocess:
+                raise ExportError('preprocess=True needs a weights record with mean/std; export the pretrained net')
+            net = Preprocess.wrap(net, w.preprocess)
+            shape = (shape[0], shape[2], shape[3], shape[1])
+            inputs = (mx.nd.zeros(shape, ctx=ctx, dtype='uint8'),)
+        else:
+            inputs = (mx.nd.zeros(shape, ctx=ctx),)
+    elif preprocess:
+        raise ExportError('preprocess=True applies to image nets called with input_shape, not explicit inputs')
+    inputs = tuple(inputs)
+    out_dir = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        tmp = tempfile.mkdtemp(prefix='.export-', dir=out_dir)
+    except OSError as e:
+        raise ExportError(f'cannot write to {out_dir} ({e.strerror}): choose another export path') from None
+    try:
+        try:
+            if any(p._deferred_init for p in net.collect_params().values()):
+                net(*inputs)  # settle deferred shapes imperatively: a param the graph never reads stays deferred
+            net.hybridize(static_alloc=True, static_shape=True)
+            net(*inputs)
+        except mx.base.MXNetError as e:
+            raise ExportError(f'{name}: hybridized forward failed ({str(e).splitlines()[0]}); the net is not '
+                              f'hybridizable as written') from None
+        stem = os.path.join(tmp, 'model')
+        net.export(stem, epoch=0)
+        staged = {'symbol': f'{stem}-symbol.json', 'params': f'{stem}-0000.params'}
+        classes = getattr(net, 'classes', None) or getattr(getattr(net, 'net', None), 'classes', None)
+        props = metadata(w, name, inputs[0].shape, preprocess, target, opset, classes)
+        if w is not None:
+            with open(f'{stem}-meta.json', 'w') as f:
+                json.dump({'model': w.name, 'sha1': w.sha1, 'input_shape': list(inputs[0].shape),
+                           'preprocess': dict(w.preprocess), 'preprocess_in_graph': bool(preprocess),
+                           'classes': w.classes}, f, indent=1)
+            staged['meta'] = f'{stem}-meta.json'
+        if 'onnx' in formats:
+            from .onnx_export import to_onnx
+            staged['onnx'] = to_onnx(net, staged['symbol'], staged['params'], inputs, f'{stem}.onnx',
+                                     opset=opset, dynamic_batch=dynamic_batch, target=target, props=props)
+        if 'symbol' not in formats:
+            for k in ('symbol', 'params', 'meta'):
+                staged.pop(k, None)
+        finals = {'symbol': f'{path}-symbol.json', 'params': f'{path}-0000.params', 'meta': f'{path}-meta.json',
+                  'onnx': f'{path}.onnx'}
+        written = {}
+        for k, src in staged.items():
+            os.replace(src, finals[k])
+            written[k] = finals[k]
+        return written
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
