@@ -27,6 +27,13 @@ weights: $(PKGDIR)/.installed
 data:
 	@test -f /usr/share/datasets/fashion-mnist/t10k-labels-idx1-ubyte.gz || { apt-get update -qq && apt-get install -y -qq dataset-fashion-mnist; }
 
+# the C++ and Java services against Python (docs/deploy.md): installs its apt/npm parts, builds, serves, checks
+DEPLOY := out/deploy
+.PHONY: deploy-test
+deploy-test: $(STAMP) weights
+	scripts/deploy/build.sh $(DEPLOY)
+	GLUONZOO_OFFLINE=1 $(VPY) scripts/deploy/deploy_test.py --build $(DEPLOY)
+
 peers: $(PEERS)/.installed
 
 $(PEERS)/.installed: constraints.txt | $(STAMP)

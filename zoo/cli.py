@@ -65,9 +65,23 @@ def cmd_export(args):
     from .export import export
     out = args.out or os.path.join('exported', args.name)
     shape = tuple(int(x) for x in args.input_shape.split(',')) if args.input_shape else None
-    written = export(args.name, out, input_shape=shape, formats=tuple(args.format))
+    formats = list(args.format)
+    if (args.onnx or args.preprocess or args.target != 'ort') and 'onnx' not in formats:
+        formats.append('onnx')
+    written = export(args.name, out, input_shape=shape, formats=tuple(formats), preprocess=args.preprocess,
+                     target=args.target, opset=args.opset)
     for fmt, path in written.items():
         print(f'{fmt:>7}: {path}')
+    return 0
+
+
+def cmd_verify_export(args):
+    """Export at full size and compare MXNet with ONNX Runtime (relative error of the largest |output|)."""
+    from .export import verify_export
+    from .export.verify import RTOL
+    shape = tuple(int(x) for x in args.input_shape.split(',')) if args.input_shape else None
+    err = verify_export(args.name, input_shape=shape, batch=args.batch)
+    print(f'{args.name}: ONNX Runtime matches MXNet, relative error {err:.2e} <= {RTOL:g}')
     return 0
 
 
@@ -142,8 +156,21 @@ def build_parser():
     s.add_argument('name')
     s.add_argument('--out', help='path prefix (default exported/NAME)')
     s.add_argument('--input-shape', help='N,C,H,W (default: from the weights record)')
-    s.add_argument('--format', action='append', default=None, choices=['symbol'], help='repeatable; default symbol')
+    s.add_argument('--format', action='append', default=None, choices=['symbol', 'onnx'],
+                   help='repeatable; default symbol')
+    s.add_argument('--onnx', action='store_true', help='also write NAME.onnx (opset 13, dynamic batch)')
+    s.add_argument('--preprocess', action='store_true',
+                   help='ONNX takes raw uint8 NHWC RGB and normalizes inside (implies --onnx)')
+    s.add_argument('--target', default='ort', help='ort (default) or opencv: rewrites for OpenCV 4.6 DNN')
+    s.add_argument('--opset', type=int, default=13, help='ONNX opset (13)')
     s.set_defaults(fn=cmd_export)
+
+    s = sub.add_parser('verify-export', help='export at full size, compare MXNet with ONNX Runtime')
+    s.add_argument('name')
+    s.add_argument('--input-shape', help='N,C,H,W (default: from the weights record)')
+    s.add_argument('--batch', type=int, default=2, help='batch size of the comparison (default 2: not the '
+                   'exported 1, so the dynamic batch axis is checked)')
+    s.set_defaults(fn=cmd_verify_export)
 
     s = sub.add_parser('embed', help='sentence embeddings, or the cosine similarity matrix of 2+ texts')
     s.add_argument('name', help='a text-embedding checkpoint, e.g. bert_6_384_12')
