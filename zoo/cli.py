@@ -104,7 +104,7 @@ def cmd_embed(args):
 
 
 def cmd_verify(args):
-    """Recompute the sha1 of the checkpoint and rerun the check its record names."""
+    """Recompute the sha1 of the checkpoint and rerun the check its record names (for trained ones: its log's)."""
     from .registry import get_model, get_weights
     from .store import fetch, file_hash
     w = get_weights(args.name)
@@ -123,6 +123,13 @@ def cmd_verify(args):
             ok = label == expected
             failures += not ok
             print(f'top1 {image}: {label} ({p:.3f}) {"ok" if ok else "expected " + expected}')
+    if w.log:  # a checkpoint gluonzoo trained: re-measure it on the split its log names
+        from .train.verify import verify_log
+        log, results = verify_log(w)
+        for metric, logged, got, tol, ok in results:
+            failures += not ok
+            print(f'{metric} on {log.final["split"]}: {got:.4f}, the log says {logged:.4f} (tolerance {tol}) '
+                  f'{"ok" if ok else "DIFFERS"}')
     if failures:
         print(f'gluonzoo: error: {w.name} failed {failures} check(s)', file=sys.stderr)
         return 1
