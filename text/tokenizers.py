@@ -75,7 +75,7 @@ class _HFTokenizer:
 
     def encode(self, text, pair=None) -> List[int]:
         """Token ids of `text` (and `pair`), special tokens included, truncated to max_length when it is set."""
-        return self.encode_full(text, pair).ids
+        return self._tok.encode(_text(text), None if pair is None else _text(pair, 'pair')).ids
 
     def encode_full(self, text, pair=None) -> Encoding:
         """The Encoding (ids, type_ids, tokens, offsets) of `text` (and `pair`)."""
@@ -88,12 +88,12 @@ class _HFTokenizer:
 
     def encode_batch(self, texts: Sequence, pairs: Optional[Sequence] = None) -> List[List[int]]:
         """Ids of many texts at once (the library encodes them in parallel)."""
-        texts = [_text(t, f'texts[{i}]') for i, t in enumerate(texts)]
+        texts = [t if isinstance(t, str) else _text(t, f'texts[{i}]') for i, t in enumerate(texts)]
         if pairs is not None:
             if len(pairs) != len(texts):
                 raise BadInputError(f'{len(texts)} texts but {len(pairs)} pairs: give one pair per text')
             texts = list(zip(texts, [_text(p, f'pairs[{i}]') for i, p in enumerate(pairs)]))
-        return [list(e.ids) for e in self._tok.encode_batch(texts)]
+        return [e.ids for e in self._tok.encode_batch(texts)]
 
     def windows(self, text) -> List[Encoding]:
         """All max_length windows over a long text, consecutive ones sharing `stride` tokens (needs max_length)."""
@@ -140,9 +140,7 @@ class WordPieceTokenizer(_HFTokenizer):
                                                     lowercase=lowercase)
         tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
         cls, sep = (cls_token, vocab[cls_token]), (sep_token, vocab[sep_token])
-        tok.post_processor = processors.TemplateProcessing(
-            single=f'{cls_token}:0 $A:0 {sep_token}:0', pair=f'{cls_token}:0 $A:0 {sep_token}:0 $B:1 {sep_token}:1',
-            special_tokens=[cls, sep])
+        tok.post_processor = processors.BertProcessing(sep, cls)  # [CLS] a [SEP] (b [SEP]), types 0 then 1
         tok.decoder = decoders.WordPiece()
         tok.add_special_tokens(list(specials.values()))
         self._tok = tok
@@ -222,10 +220,18 @@ class SentencePieceTokenizer:
         return self._assemble(pieces)
 
     def encode(self, text) -> List[int]:
-        return self.encode_full(text).ids
+        ids = self._sp.encode(_text(text))  # ids only: the proto with offsets costs several times more
+        if self.max_length is not None:
+            ids = ids[:self.max_length - self._reserved]
+        return ([self._sp.bos_id()] if self.add_bos else []) + ids + ([self._sp.eos_id()] if self.add_eos else [])
 
     def encode_batch(self, texts) -> List[List[int]]:
-        return [self.encode(_text(t, f'texts[{i}]')) for i, t in enumerate(texts)]
+        texts = [t if isinstance(t, str) else _text(t, f'texts[{i}]') for i, t in enumerate(texts)]
+        bos = [self._sp.bos_id()] if self.add_bos else []
+        eos = [self._sp.eos_id()] if self.add_eos else []
+        room = None if self.max_length is None else self.max_length - self._reserved
+        out = self._sp.encode(texts)  # the library's batch call
+        return out if not (bos or eos or room is not None) else [bos + ids[:room] + eos for ids in out]
 
     def windows(self, text) -> List[Encoding]:
         if self.max_length is None:
