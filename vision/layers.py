@@ -99,6 +99,9 @@ class Classifier(nn.HybridBlock):
         """The blocks that map the image to the last feature map, in order."""
         return list(self.features._children.values())
 
+    def hybrid_forward(self, F, x):
+        return self.output(self.features(x))
+
     def forward(self, x, *args):
         if isinstance(x, mx.nd.NDArray):
             self.check_input(x.shape)

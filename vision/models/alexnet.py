@@ -38,9 +38,6 @@ class AlexNet(Classifier):
 
     input_stride = 4  # 224-227 give the same 6x6 map
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
-
 
 _PAPER = 'https://arxiv.org/abs/1404.5997'
 ALEXNET_GLUONCV = _records.gluoncv('alexnet', '44335d1f0046b328243b32a26a4fbd62d9057b45', 61100840, _PAPER)

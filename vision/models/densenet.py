@@ -7,7 +7,6 @@ for its outputs) fixes the input at 224x224 (any size 224-255 gives the same 7x7
 from mxnet.gluon import nn
 from mxnet.gluon.contrib.nn import HybridConcurrent, Identity
 
-from ...registry import register_model
 from ..layers import Classifier
 from . import _records
 
@@ -70,29 +69,18 @@ class DenseNet(Classifier):
             self.output = nn.Dense(classes)
         self.feature_info = taps
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
-
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
-_SHA1 = {121: 'f27dbf2dbd5ce9a80b102d89c7483342cd33cb31', 161: 'b6c8a95717e3e761bd88d145f4d0a214aaa515dc',
-         169: '2603f878403c6aa5a71a124c4a3307143d6820e9', 201: '1cdbc116bc3a1b65832b18cf53e1cb8e7da017eb'}
-_PARAMS = {121: 7978856, 161: 28681000, 169: 14149480, 201: 20013928}
+_SHA1 = {'densenet121': 'f27dbf2dbd5ce9a80b102d89c7483342cd33cb31',
+         'densenet161': 'b6c8a95717e3e761bd88d145f4d0a214aaa515dc',
+         'densenet169': '2603f878403c6aa5a71a124c4a3307143d6820e9',
+         'densenet201': '1cdbc116bc3a1b65832b18cf53e1cb8e7da017eb'}
+_PARAMS = {'densenet121': 7978856, 'densenet161': 28681000, 'densenet169': 14149480, 'densenet201': 20013928}
 _PAPER = 'https://arxiv.org/abs/1608.06993'
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-def _register(depth):
-    name = f'densenet{depth}'
-    weights = [_records.gluoncv(name, _SHA1[depth], _PARAMS[depth], _PAPER)] if _PARAMS else []
-
-    def build(classes=1000, in_channels=3, dropout=0.0):
-        return DenseNet(depth, classes, 4, dropout, in_channels)
-    build.__name__ = build.__qualname__ = name
-    build.__doc__ = f'DenseNet-{depth} ({_PAPER}).'
-    register_model(name, task='image-classification', weights=weights, head='output', protected=('in_channels',),
-                   test_input=(1, 3, 224, 224))(build)
-
-
 for _d in _SPEC:
-    _register(_d)
+    _records.register_arch(f'densenet{_d}', lambda d=_d, **kw: DenseNet(d, **kw), f'DenseNet-{_d} ({_PAPER}).',
+                           _records.gluoncv_weights(f'densenet{_d}', _SHA1, _PARAMS, _PAPER),
+                           test_input=(1, 3, 224, 224), dropout=0.0)

@@ -82,9 +82,6 @@ class EfficientNetLite(Classifier):
             self.output = nn.Dense(classes, in_units=1280, prefix='output_')
         self.feature_info = last_per_stride(candidates)
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
-
 
 # -- converter ----------------------------------------------------------------------------------------------------
 def from_lite0_package(path):

@@ -89,9 +89,6 @@ class InceptionV3(Classifier):
             self.output = nn.Dense(classes)
         self.feature_info = [(2, 64, 2), (5, 192, 4), (9, 288, 8), (14, 768, 16), (17, 2048, 32)]
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
-
 
 _PAPER = 'https://arxiv.org/abs/1512.00567'
 INCEPTIONV3_GLUONCV = _records.gluoncv('inceptionv3', 'a5050dbcbfc54908fc1b7700698eb7ffbc150417', 23834568,

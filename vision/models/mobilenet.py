@@ -74,9 +74,6 @@ class MobileNetV2(Classifier):
 
         self.feature_info = last_per_stride(candidates)
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
-
 
 # -- converter ----------------------------------------------------------------------------------------------------
 def from_torchvision(path):

@@ -6,7 +6,6 @@ conv-BN-ReLU triples (GluonCV's structure), then a Dense head.
 """
 from mxnet.gluon import nn
 
-from ...registry import register_model
 from ..layers import Classifier, conv_bn, last_per_stride
 from . import _records
 
@@ -38,29 +37,18 @@ class MobileNetV1(Classifier):
             self.output = nn.Dense(classes)
         self.feature_info = last_per_stride(candidates)
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
-
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
-_SHA1 = {1.0: 'efbb2ca3881998d5a8c5cb6c457a28c1e085fed5', 0.75: '84c801e27b1ac5040b6e945c0d1f8d49e9a59f3d',
-         0.5: '0130d2aa2f7e3a63db35579b243e25f512172371', 0.25: 'f0046a3da4e150b85da58ea31913dbb86e7540d1'}
-_PARAMS = {1.0: 4231976, 0.75: 2585560, 0.5: 1331592, 0.25: 470072}
+_SHA1 = {'mobilenet1.0': 'efbb2ca3881998d5a8c5cb6c457a28c1e085fed5',
+         'mobilenet0.75': '84c801e27b1ac5040b6e945c0d1f8d49e9a59f3d',
+         'mobilenet0.5': '0130d2aa2f7e3a63db35579b243e25f512172371',
+         'mobilenet0.25': 'f0046a3da4e150b85da58ea31913dbb86e7540d1'}
+_PARAMS = {'mobilenet1.0': 4231976, 'mobilenet0.75': 2585560, 'mobilenet0.5': 1331592, 'mobilenet0.25': 470072}
 _PAPER = 'https://arxiv.org/abs/1704.04861'
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-def _register(multiplier):
-    name = f'mobilenet{multiplier}'
-    weights = [_records.gluoncv(name, _SHA1[multiplier], _PARAMS[multiplier], _PAPER)] if _PARAMS else []
-
-    def build(classes=1000, in_channels=3):
-        return MobileNetV1(multiplier, classes, in_channels)
-    build.__name__ = build.__qualname__ = name.replace('.', '_')
-    build.__doc__ = f'MobileNet v1 width {multiplier} ({_PAPER}).'
-    register_model(name, task='image-classification', weights=weights, head='output', protected=('in_channels',),
-                   test_input=(1, 3, 32, 32))(build)
-
-
 for _m in (1.0, 0.75, 0.5, 0.25):
-    _register(_m)
+    _records.register_arch(f'mobilenet{_m}', lambda m=_m, **kw: MobileNetV1(m, **kw),
+                           f'MobileNet v1 width {_m} ({_PAPER}).',
+                           _records.gluoncv_weights(f'mobilenet{_m}', _SHA1, _PARAMS, _PAPER))

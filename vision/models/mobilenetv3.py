@@ -8,7 +8,6 @@ import math
 
 from mxnet.gluon import nn
 
-from ...registry import register_model
 from ..layers import Classifier, HardSwish, activation, last_per_stride
 from . import _records
 
@@ -115,28 +114,16 @@ class MobileNetV3(Classifier):
                 self.output.add(nn.Conv2D(classes, 1, in_channels=1280), nn.Flatten())
         self.feature_info = last_per_stride(candidates)
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
-
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
-_SHA1 = {'large': 'eaa44578554ddffaf2a2630ced9093181ff79688', 'small': '10430433698d18f49991e4a366c9fce8f9286298'}
-_PARAMS = {'large': 5481752, 'small': 2945288}
+_SHA1 = {'mobilenetv3_large': 'eaa44578554ddffaf2a2630ced9093181ff79688',
+         'mobilenetv3_small': '10430433698d18f49991e4a366c9fce8f9286298'}
+_PARAMS = {'mobilenetv3_large': 5481752, 'mobilenetv3_small': 2945288}
 _PAPER = 'https://arxiv.org/abs/1905.02244'
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-def _register(mode):
-    name = f'mobilenetv3_{mode}'
-    weights = [_records.gluoncv(name, _SHA1[mode], _PARAMS[mode], _PAPER)] if _PARAMS else []
-
-    def build(classes=1000, in_channels=3, final_drop=0.2):
-        return MobileNetV3(mode, 1.0, classes, in_channels, final_drop)
-    build.__name__ = build.__qualname__ = name
-    build.__doc__ = f'MobileNetV3-{mode.capitalize()} ({_PAPER}).'
-    register_model(name, task='image-classification', weights=weights, head='output', protected=('in_channels',),
-                   test_input=(1, 3, 32, 32))(build)
-
-
 for _mode in _CFG:
-    _register(_mode)
+    _records.register_arch(f'mobilenetv3_{_mode}', lambda mode=_mode, **kw: MobileNetV3(mode, 1.0, **kw),
+                           f'MobileNetV3-{_mode.capitalize()} ({_PAPER}).',
+                           _records.gluoncv_weights(f'mobilenetv3_{_mode}', _SHA1, _PARAMS, _PAPER), final_drop=0.2)

@@ -7,7 +7,6 @@ BatchNorm without scale/shift on the raw image.
 """
 from mxnet.gluon import nn
 
-from ...registry import register_model
 from ..layers import Classifier, SEGate
 from . import _records
 
@@ -126,17 +125,19 @@ class ResNet(Classifier):
         self.feature_info = [(stem - 2, channels[0], 2)] + [(stem + i, channels[i + 1], 4 * 2 ** i) for i in range(3)] \
             + [(last, channels[4], 32)]
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
-
 
 # -- weights records (GluonCV 0.10.5 model_store.py; it publishes no SE-ResNet checkpoints) --------------------------
 _SHA1 = {
-    'resnet18_v1': 'a0666292f0a30ff61f857b0b66efc0228eb6a54b', 'resnet34_v1': '48216ba99a8b1005d75c0f3a0c422301a0473233',
-    'resnet50_v1': 'cc729d95031ca98cf2ff362eb57dee4d9994e4b2', 'resnet101_v1': 'd988c13d6159779e907140a638c56f229634cb02',
-    'resnet152_v1': 'acfd09703b113143af9c33898bad8b6154fd6fb0', 'resnet18_v2': 'a81db45fd7b7a2d12ab97cd88ef0a5ac48b8f657',
-    'resnet34_v2': '9d6b80bbc35169de6b6edecffdd6047c56fdd322', 'resnet50_v2': 'ecdde35339c1aadbec4f547857078e734a76fb49',
-    'resnet101_v2': '18e93e4f48947e002547f50eabbcc9c83e516aa6', 'resnet152_v2': 'f2695542de38cf7e71ed58f02893d82bb409415e',
+    'resnet18_v1': 'a0666292f0a30ff61f857b0b66efc0228eb6a54b',
+    'resnet34_v1': '48216ba99a8b1005d75c0f3a0c422301a0473233',
+    'resnet50_v1': 'cc729d95031ca98cf2ff362eb57dee4d9994e4b2',
+    'resnet101_v1': 'd988c13d6159779e907140a638c56f229634cb02',
+    'resnet152_v1': 'acfd09703b113143af9c33898bad8b6154fd6fb0',
+    'resnet18_v2': 'a81db45fd7b7a2d12ab97cd88ef0a5ac48b8f657',
+    'resnet34_v2': '9d6b80bbc35169de6b6edecffdd6047c56fdd322',
+    'resnet50_v2': 'ecdde35339c1aadbec4f547857078e734a76fb49',
+    'resnet101_v2': '18e93e4f48947e002547f50eabbcc9c83e516aa6',
+    'resnet152_v2': 'f2695542de38cf7e71ed58f02893d82bb409415e',
 }
 _PARAMS = {
     'resnet18_v1': 11689512, 'resnet34_v1': 21797672, 'resnet50_v1': 25575912, 'resnet101_v1': 44589800,
@@ -147,19 +148,11 @@ _PAPERS = {1: 'https://arxiv.org/abs/1512.03385', 2: 'https://arxiv.org/abs/1603
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-def _register(version, depth, use_se):
-    name = f'{"se_" if use_se else ""}resnet{depth}_v{version}'
-    weights = [_records.gluoncv(name, _SHA1[name], _PARAMS[name], _PAPERS[version])] if name in _SHA1 else []
-
-    def build(classes=1000, in_channels=3):
-        return ResNet(version, depth, classes, use_se, in_channels)
-    build.__name__ = build.__qualname__ = name.replace('.', '_')
-    build.__doc__ = f'{"SE-" if use_se else ""}ResNet-{depth} v{version} ({_PAPERS[version]}).'
-    register_model(name, task='image-classification', weights=weights, head='output', protected=('in_channels',),
-                   test_input=(1, 3, 32, 32))(build)
-
-
 for _v in (1, 2):
     for _se in (False, True):
         for _d in _SPEC:
-            _register(_v, _d, _se)
+            _name = f'{"se_" if _se else ""}resnet{_d}_v{_v}'
+            _records.register_arch(
+                _name, lambda v=_v, d=_d, se=_se, **kw: ResNet(v, d, use_se=se, **kw),
+                f'{"SE-" if _se else ""}ResNet-{_d} v{_v} ({_PAPERS[_v]}).',
+                _records.gluoncv_weights(_name, _SHA1, _PARAMS, _PAPERS[_v]))

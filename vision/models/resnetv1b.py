@@ -7,7 +7,6 @@ records -> registered builders. Names follow GluonCV's attributes (`conv1`, `lay
 """
 from mxnet.gluon import nn
 
-from ...registry import register_model
 from ..layers import Classifier
 from . import _records
 
@@ -112,13 +111,20 @@ class ResNetV1b(Classifier):
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
 _SHA1 = {
-    'resnet18_v1b': '2d9d980c990442f826f20781ed039851e78dabe3', 'resnet34_v1b': '8e16b84814e84f64d897854003f049872991eaa6',
-    'resnet50_v1b': '0ecdba34691be172036ddf244ff1b2eade75ffde', 'resnet101_v1b': 'a455932aa95cb7dcfa05fd040b9b5a5660733c39',
-    'resnet152_v1b': 'a5a61ee1ce5ab7c09720775b223360f3c60e211d', 'resnet50_v1c': '2a4e070854db538595cc7ee02e1a914bdd49ca02',
-    'resnet101_v1c': '064858f23f9878bfbbe378a88ccb25d612b149a1', 'resnet152_v1c': '75babab699e1c93f5da3c1ce4fd0092d1075f9a0',
-    'resnet50_v1d': '117a384ecf61490eb31ea147eb0e61e6d2b8a449', 'resnet101_v1d': '1b2b825feff86b0354642a4ab59f9b6e35e47338',
-    'resnet152_v1d': 'cddbc86ff24a5544f57242ded0acb14ef1fbd437', 'resnet50_v1s': '25a187fa281ddc98afbcd0cc0f0646885b874b80',
-    'resnet101_v1s': 'bd93a83c05f709a803b1221aeff0b028e6eebb03', 'resnet152_v1s': 'cf74621d988ad06c6c6aa44f5597e5b600a966cc',
+    'resnet18_v1b': '2d9d980c990442f826f20781ed039851e78dabe3',
+    'resnet34_v1b': '8e16b84814e84f64d897854003f049872991eaa6',
+    'resnet50_v1b': '0ecdba34691be172036ddf244ff1b2eade75ffde',
+    'resnet101_v1b': 'a455932aa95cb7dcfa05fd040b9b5a5660733c39',
+    'resnet152_v1b': 'a5a61ee1ce5ab7c09720775b223360f3c60e211d',
+    'resnet50_v1c': '2a4e070854db538595cc7ee02e1a914bdd49ca02',
+    'resnet101_v1c': '064858f23f9878bfbbe378a88ccb25d612b149a1',
+    'resnet152_v1c': '75babab699e1c93f5da3c1ce4fd0092d1075f9a0',
+    'resnet50_v1d': '117a384ecf61490eb31ea147eb0e61e6d2b8a449',
+    'resnet101_v1d': '1b2b825feff86b0354642a4ab59f9b6e35e47338',
+    'resnet152_v1d': 'cddbc86ff24a5544f57242ded0acb14ef1fbd437',
+    'resnet50_v1s': '25a187fa281ddc98afbcd0cc0f0646885b874b80',
+    'resnet101_v1s': 'bd93a83c05f709a803b1221aeff0b028e6eebb03',
+    'resnet152_v1s': 'cf74621d988ad06c6c6aa44f5597e5b600a966cc',
 }
 _PARAMS = {
     'resnet18_v1b': 11689512, 'resnet34_v1b': 21797672, 'resnet50_v1b': 25557032, 'resnet101_v1b': 44549160,
@@ -133,19 +139,11 @@ _VARIANTS = {'b': (False, 32, False, (18, 34, 50, 101, 152)), 'c': (True, 32, Fa
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-def _register(depth, letter):
-    deep_stem, stem_width, avg_down, _ = _VARIANTS[letter]
-    name = f'resnet{depth}_v1{letter}'
-    weights = [_records.gluoncv(name, _SHA1[name], _PARAMS[name], _PAPER)] if name in _PARAMS else []
-
-    def build(classes=1000, in_channels=3, final_drop=0.0):
-        return ResNetV1b(depth, classes, deep_stem, stem_width, avg_down, in_channels, final_drop)
-    build.__name__ = build.__qualname__ = name
-    build.__doc__ = f'ResNet-{depth} V1{letter} ({_PAPER}).'
-    register_model(name, task='image-classification', weights=weights, head='fc', protected=('in_channels',),
-                   test_input=(1, 3, 32, 32))(build)
-
-
-for _letter, (*_, _depths) in _VARIANTS.items():
+for _letter, (_deep, _width, _avg, _depths) in _VARIANTS.items():
     for _d in _depths:
-        _register(_d, _letter)
+        _name = f'resnet{_d}_v1{_letter}'
+        _records.register_arch(
+            _name, lambda d=_d, deep=_deep, width=_width, avg=_avg, **kw: ResNetV1b(d, deep_stem=deep, stem_width=width,
+                                                                                  avg_down=avg, **kw),
+            f'ResNet-{_d} V1{_letter} ({_PAPER}).', _records.gluoncv_weights(_name, _SHA1, _PARAMS, _PAPER),
+            head='fc', final_drop=0.0)

@@ -8,7 +8,6 @@ import math
 
 from mxnet.gluon import nn
 
-from ...registry import register_model
 from ..layers import Classifier, SEGate
 from . import _records
 
@@ -66,9 +65,6 @@ class ResNeXt(Classifier):
             self.output = nn.Dense(classes)
         self.feature_info = [(2, 64, 2)] + [(4 + i, 256 * 2 ** i, 4 * 2 ** i) for i in range(4)]
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
-
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
 _SHA1 = {
@@ -85,18 +81,10 @@ _PAPERS = {False: 'https://arxiv.org/abs/1611.05431', True: 'https://arxiv.org/a
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-def _register(depth, cardinality, use_se):
-    name = f'{"se_" if use_se else ""}resnext{depth}_{cardinality}x4d'
-    weights = [_records.gluoncv(name, _SHA1[name], _PARAMS[name], _PAPERS[use_se])] if name in _PARAMS else []
-
-    def build(classes=1000, in_channels=3):
-        return ResNeXt(depth, cardinality, 4, classes, use_se, in_channels)
-    build.__name__ = build.__qualname__ = name
-    build.__doc__ = f'{"SE-" if use_se else ""}ResNeXt-{depth} {cardinality}x4d ({_PAPERS[use_se]}).'
-    register_model(name, task='image-classification', weights=weights, head='output', protected=('in_channels',),
-                   test_input=(1, 3, 32, 32))(build)
-
-
 for _se in (False, True):
     for _d, _c in ((50, 32), (101, 32), (101, 64)):
-        _register(_d, _c, _se)
+        _name = f'{"se_" if _se else ""}resnext{_d}_{_c}x4d'
+        _records.register_arch(
+            _name, lambda d=_d, c=_c, se=_se, **kw: ResNeXt(d, c, 4, use_se=se, **kw),
+            f'{"SE-" if _se else ""}ResNeXt-{_d} {_c}x4d ({_PAPERS[_se]}).',
+            _records.gluoncv_weights(_name, _SHA1, _PARAMS, _PAPERS[_se]))

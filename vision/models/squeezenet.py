@@ -7,7 +7,6 @@ pool, which fixes the input at 224x224.
 from mxnet.gluon import nn
 from mxnet.gluon.contrib.nn import HybridConcurrent
 
-from ...registry import register_model
 from ..layers import Classifier, last_per_stride
 from . import _records
 
@@ -62,28 +61,16 @@ class SqueezeNet(Classifier):
             self.output.add(nn.Conv2D(classes, 1), nn.Activation('relu'), nn.AvgPool2D(13), nn.Flatten())
         self.feature_info = last_per_stride(candidates)
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
-
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
-_SHA1 = {'1.0': '264ba4970a0cc87a4f15c96e25246a1307caf523', '1.1': '33ba0f93753c83d86e1eb397f38a667eaf2e9376'}
-_PARAMS = {'1.0': 1248424, '1.1': 1235496}
+_SHA1 = {'squeezenet1.0': '264ba4970a0cc87a4f15c96e25246a1307caf523',
+         'squeezenet1.1': '33ba0f93753c83d86e1eb397f38a667eaf2e9376'}
+_PARAMS = {'squeezenet1.0': 1248424, 'squeezenet1.1': 1235496}
 _PAPER = 'https://arxiv.org/abs/1602.07360'
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-def _register(version):
-    name = f'squeezenet{version}'
-    weights = [_records.gluoncv(name, _SHA1[version], _PARAMS[version], _PAPER)] if _PARAMS else []
-
-    def build(classes=1000, in_channels=3):
-        return SqueezeNet(version, classes, in_channels)
-    build.__name__ = build.__qualname__ = name.replace('.', '_')
-    build.__doc__ = f'SqueezeNet {version} ({_PAPER}).'
-    register_model(name, task='image-classification', weights=weights, head='output', protected=('in_channels',),
-                   test_input=(1, 3, 224, 224))(build)
-
-
 for _v in _SPEC:
-    _register(_v)
+    _records.register_arch(f'squeezenet{_v}', lambda v=_v, **kw: SqueezeNet(v, **kw), f'SqueezeNet {_v} ({_PAPER}).',
+                           _records.gluoncv_weights(f'squeezenet{_v}', _SHA1, _PARAMS, _PAPER),
+                           test_input=(1, 3, 224, 224))

@@ -8,7 +8,6 @@ import math
 
 from mxnet.gluon import nn
 
-from ...registry import register_model
 from ..layers import Classifier
 from . import _records
 
@@ -40,7 +39,8 @@ class VGG(Classifier):
                 taps.append((len(self.features) - 1, width, 2 ** i))
                 self.features.add(nn.MaxPool2D(strides=2))
             self._fc6 = len(self.features)  # an index: a block attribute would register a second name
-            self.features.add(nn.Dense(4096, activation='relu'), nn.Dropout(0.5), nn.Dense(4096, activation='relu'), nn.Dropout(0.5))
+            self.features.add(nn.Dense(4096, activation='relu'), nn.Dropout(0.5), nn.Dense(4096, activation='relu'),
+                              nn.Dropout(0.5))
             self.output = nn.Dense(classes)
         self.feature_info = taps
 
@@ -51,33 +51,27 @@ class VGG(Classifier):
         side = math.isqrt(units // 512) if units else 0
         return (side * 32, side * 32) if side else None
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
-
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
-_SHA1 = {'vgg11': 'dd221b160977f36a53f464cb54648d227c707a05', 'vgg13': '6bc5de58a05a5e2e7f493e2d75a580d83efde38c',
-         'vgg16': 'e660d4569ccb679ec68f1fd3cce07a387252a90a', 'vgg19': 'ad2f660d101905472b83590b59708b71ea22b2e5',
-         'vgg11_bn': 'ee79a8098a91fbe05b7a973fed2017a6117723a8', 'vgg13_bn': '7d97a06c3c7a1aecc88b6e7385c2b373a249e95e',
-         'vgg16_bn': '7f01cf050d357127a73826045c245041b0df7363', 'vgg19_bn': 'f360b758e856f1074a85abd5fd873ed1d98297c3'}
+_SHA1 = {
+    'vgg11': 'dd221b160977f36a53f464cb54648d227c707a05',
+    'vgg13': '6bc5de58a05a5e2e7f493e2d75a580d83efde38c',
+    'vgg16': 'e660d4569ccb679ec68f1fd3cce07a387252a90a',
+    'vgg19': 'ad2f660d101905472b83590b59708b71ea22b2e5',
+    'vgg11_bn': 'ee79a8098a91fbe05b7a973fed2017a6117723a8',
+    'vgg13_bn': '7d97a06c3c7a1aecc88b6e7385c2b373a249e95e',
+    'vgg16_bn': '7f01cf050d357127a73826045c245041b0df7363',
+    'vgg19_bn': 'f360b758e856f1074a85abd5fd873ed1d98297c3',
+}
 _PARAMS = {'vgg11': 132863336, 'vgg13': 133047848, 'vgg16': 138357544, 'vgg19': 143667240,
            'vgg11_bn': 132868840, 'vgg13_bn': 133053736, 'vgg16_bn': 138365992, 'vgg19_bn': 143678248}
 _PAPER = 'https://arxiv.org/abs/1409.1556'
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-def _register(depth, bn):
-    name = f'vgg{depth}{"_bn" if bn else ""}'
-    weights = [_records.gluoncv(name, _SHA1[name], _PARAMS[name], _PAPER)] if _PARAMS else []
-
-    def build(classes=1000, in_channels=3):
-        return VGG(depth, classes, bn, in_channels)
-    build.__name__ = build.__qualname__ = name
-    build.__doc__ = f'VGG-{depth}{" with BatchNorm" if bn else ""} ({_PAPER}).'
-    register_model(name, task='image-classification', weights=weights, head='output', protected=('in_channels',),
-                   test_input=(1, 3, 32, 32))(build)
-
-
 for _bn in (False, True):
     for _d in _SPEC:
-        _register(_d, _bn)
+        _name = f'vgg{_d}{"_bn" if _bn else ""}'
+        _records.register_arch(_name, lambda d=_d, bn=_bn, **kw: VGG(d, batch_norm=bn, **kw),
+                               f'VGG-{_d}{" with BatchNorm" if _bn else ""} ({_PAPER}).',
+                               _records.gluoncv_weights(_name, _SHA1, _PARAMS, _PAPER))

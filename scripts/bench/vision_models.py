@@ -1,0 +1,177 @@
+"""Image-classification throughput: gluonzoo vs GluonCV 0.10.5, imperative vs hybridized, batch 1 and 16.
+
+    python scripts/bench/vision_models.py [--models resnet50_v1b,...] [--seconds 2] [--out docs/vision_bench.md]
+
+Every figure is measured in this run on this machine: the gluonzoo side in this process, the GluonCV side in the
+peers venv (.venv-peers) running this same file with --impl gluoncv, one model at a time, so both see the same
+machine state. Also measured: the machine's sgemm GFLOP/s (mx.nd.dot, 2048^3) and each model's conv/dense FLOPs,
+giving hybridized ResNet-50 v1b's fraction of sgemm speed at batch 16 (the issue's target: >= 80%).
+Random weights: speed does not depend on their values. Inputs are 224x224 (299 for Inception v3).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PEERS = os.path.join(ROOT, '.venv-peers', 'bin', 'python')
+MODELS = ['resnet18_v1', 'resnet50_v1', 'resnet50_v2', 'resnet50_v1b', 'resnet50_v1d', 'resnext50_32x4d',
+          'se_resnext50_32x4d', 'mobilenet1.0', 'mobilenetv2_1.0', 'mobilenetv3_large', 'vgg16', 'densenet121',
+          'squeezenet1.1', 'inceptionv3', 'alexnet', 'darknet53', 'efficientnet_lite0']
+NOT_IN_GLUONCV = {'efficientnet_lite0'}
+
+
+def _side(name):
+    return 299 if name.startswith('inception') else 224
+
+
+def throughput(net, batch, side, seconds):
+    """Images per second: best of three timed windows of about `seconds` / 3, after two warm-up calls."""
+    import mxnet as mx
+    x = mx.nd.random.uniform(shape=(batch, 3, side, side))
+    for _ in range(2):
+        net(x).wait_to_read()
+    best = 0.0
+    for _ in range(3):
+        n, t0 = 0, time.perf_counter()
+        while True:
+            net(x).wait_to_read()
+            n += 1
+            dt = time.perf_counter() - t0
+            if dt >= seconds / 3:
+                break
+        best = max(best, n * batch / dt)
+    return best
+
+
+def conv_dense_flops(net, side):
+    """Multiply-adds x 2 of every Conv2D and Dense for one image (what the sgemm comparison counts)."""
+    import mxnet as mx
+    from mxnet.gluon import nn
+    total = []
+
+    def hook(block, inputs, output):
+        w = block.weight.shape
+        if isinstance(block, nn.Conv2D):
+            total.append(2 * output.size * w[1] * w[2] * w[3])  # w[1] is in_channels / groups already
+        else:
+            total.append(2 * output.size * w[1])
+    handles = []
+
+    def walk(block):
+        if isinstance(block, (nn.Conv2D, nn.Dense)):
+            handles.append(block.register_forward_hook(hook))
+        for child in block._children.values():
+            walk(child)
+    walk(net)
+    net(mx.nd.zeros((1, 3, side, side)))
+    for h in handles:
+        h.detach()
+    return sum(total)
+
+
+def sgemm_gflops(n=2048, seconds=2.0):
+    import mxnet as mx
+    a, b = mx.nd.random.uniform(shape=(n, n)), mx.nd.random.uniform(shape=(n, n))
+    mx.nd.dot(a, b).wait_to_read()
+    reps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        mx.nd.dot(a, b).wait_to_read()
+        reps += 1
+    return 2 * n ** 3 * reps / (time.perf_counter() - t0) / 1e9
+
+
+def build(impl, name):
+    import mxnet as mx
+    if impl == 'gluoncv':
+        from gluoncv import model_zoo
+        net = model_zoo.get_model(name, pretrained=False)
+        net.initialize()
+    else:
+        import gluonzoo as gz
+        net = gz.get_model(name)
+    net(mx.nd.zeros((1, 3, _side(name), _side(name))))  # settle deferred shapes outside the timing
+    return net
+
+
+def measure(impl, name, batches, seconds):
+    """{'b1_imperative': img/s, 'b1_hybrid': ..., ...} for one model."""
+    out = {}
+    for mode in ('imperative', 'hybrid'):
+        net = build(impl, name)
+        if mode == 'hybrid':
+            net.hybridize(static_alloc=True, static_shape=True)
+        for b in batches:
+            out[f'b{b}_{mode}'] = throughput(net, b, _side(name), seconds)
+    return out
+
+
+def run_gluoncv(name, batches, seconds):
+    if not os.path.exists(PEERS):
+        return None
+    p = subprocess.run([PEERS, os.path.abspath(__file__), '--impl', 'gluoncv', '--models', name,
+                        '--batches', ','.join(map(str, batches)), '--seconds', str(seconds)],
+                       capture_output=True, text=True, env={**os.environ, 'MXNET_HOME': '/tmp/gluonzoo-bench'})
+    if p.returncode != 0:
+        raise RuntimeError(f'gluoncv side failed for {name}:\n{p.stderr[-2000:]}')
+    return json.loads(p.stdout.strip().splitlines()[-1])[name]
+
+
+def _table(results, batches):
+    cols = [f'b{b}_{m}' for b in batches for m in ('imperative', 'hybrid')]
+    head = '| model | GFLOPs | ' + ' | '.join(f'{c} gluonzoo / gluoncv' for c in cols) + ' |'
+    lines = [head, '|' + '---|' * (len(cols) + 2)]
+    for name, r in results.items():
+        cells = []
+        for c in cols:
+            ours, theirs = r['gluonzoo'][c], (r['gluoncv'] or {}).get(c)
+            cells.append(f'{ours:.1f} / {theirs:.1f} ({ours / theirs:.2f}x)' if theirs else f'{ours:.1f} / -')
+        lines.append(f'| {name} | {r["gflops"]:.2f} | ' + ' | '.join(cells) + ' |')
+    return '\n'.join(lines)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument('--impl', choices=('gluonzoo', 'gluoncv'), default='gluonzoo')
+    p.add_argument('--models', default=','.join(MODELS))
+    p.add_argument('--batches', default='1,16')
+    p.add_argument('--seconds', type=float, default=2.0, help='timing per measurement')
+    p.add_argument('--out', help='write the markdown report here')
+    args = p.parse_args(argv)
+    names, batches = args.models.split(','), [int(b) for b in args.batches.split(',')]
+    if args.impl == 'gluoncv':  # the peers side: numbers only, as one JSON line
+        print(json.dumps({n: measure('gluoncv', n, batches, args.seconds) for n in names}))
+        return 0
+    import mxnet as mx
+    sgemm = sgemm_gflops()
+    results = {}
+    for name in names:
+        r = {'gluonzoo': measure('gluonzoo', name, batches, args.seconds),
+             'gluoncv': None if name in NOT_IN_GLUONCV else run_gluoncv(name, batches, args.seconds),
+             'gflops': conv_dense_flops(build('gluonzoo', name), _side(name)) / 1e9}
+        results[name] = r
+        print(name, json.dumps(r), flush=True)
+    env = (f'mxnet {mx.__version__}, {os.cpu_count()} CPUs visible, OMP_NUM_THREADS='
+           f'{os.environ.get("OMP_NUM_THREADS", "unset")}, sgemm {sgemm:.1f} GFLOP/s (mx.nd.dot 2048^3)')
+    lines = [f'Measured {time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}: {env}.', '',
+             'img/s, gluonzoo / gluoncv (ratio); random weights; 224x224 (Inception 299).', '',
+             _table(results, batches)]
+    if 'resnet50_v1b' in results and 16 in batches:
+        r = results['resnet50_v1b']
+        achieved = r['gluonzoo']['b16_hybrid'] * r['gflops']
+        lines += ['', f'Hybridized resnet50_v1b at batch 16: {achieved:.1f} GFLOP/s of conv/dense work = '
+                      f'{100 * achieved / sgemm:.0f}% of the measured sgemm rate (target >= 80%)'
+                      + (f'; {r["gluonzoo"]["b16_hybrid"] / r["gluoncv"]["b16_hybrid"]:.2f}x gluoncv'
+                         if r['gluoncv'] else '') + '.']
+    report = '\n'.join(lines)
+    print(report)
+    if args.out:
+        with open(args.out, 'w') as f:
+            f.write(report + '\n')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
