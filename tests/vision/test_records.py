@@ -1,0 +1,50 @@
+"""The GluonCV weights records hold GluonCV's own facts: sha1 from its model_store, published metrics only for
+the checkpoint its table names, its mirror layout."""
+import json
+
+import pytest
+
+import gluonzoo as gz
+from gluonzoo.vision.models._records import GLUONCV_TABLE
+from gluonzoo.weights import GLUONCV_REPO
+
+from ..peers import run_peer
+
+GLUONCV_RECORDS = [n for n in gz.list_models(tags=True) if n.endswith('.gluoncv')]
+
+
+@pytest.fixture(scope='module')
+def model_store(tmp_path_factory):
+    out = tmp_path_factory.mktemp('store')
+    run_peer('gluoncv_model_store.py', out, [])
+    return json.loads((out / 'sha1.json').read_text())
+
+
+def test_sha1s_are_gluoncvs(model_store):
+    assert len(GLUONCV_RECORDS) >= 60
+    for name in GLUONCV_RECORDS:
+        w = gz.get_weights(name)
+        assert model_store[w.arch] == w.sha1, name
+        assert w.source.kind == 'mirror' and w.source.url == GLUONCV_REPO
+        assert w.file_stem == f'{w.arch}-{w.sha1[:8]}'  # GluonCV's file name, so its caches and mirrors work
+
+
+def test_published_metrics_belong_to_the_same_checkpoint():
+    for name in GLUONCV_RECORDS:
+        w = gz.get_weights(name)
+        row = GLUONCV_TABLE.get(w.arch)
+        if w.metrics:
+            assert row[2] == w.sha1[:8] and (w.metrics['top1'], w.metrics['top5']) == row[:2], name
+        elif w.arch.startswith(('resnet', 'vgg', 'densenet', 'mobilenet', 'squeezenet', 'resnext')):
+            assert row is None or row[2] != w.sha1[:8], name
+    assert not gz.get_weights('mobilenetv3_small.gluoncv').metrics  # its table row is another checkpoint
+    assert gz.get_weights('resnet50_v1d.gluoncv').metrics['top1'] == 79.15
+
+
+def test_gluoncv_records_preprocess_like_gluoncv():
+    for name in GLUONCV_RECORDS:
+        pre = gz.get_weights(name).preprocess
+        if name.startswith('cifar'):
+            continue
+        assert pre['interp'] == 'linear' and pre['mean'] == (0.485, 0.456, 0.406)
+        assert (pre['resize'], pre['crop']) == ((342, 299) if name.startswith('inception') else (256, 224))
