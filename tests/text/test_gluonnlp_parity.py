@@ -44,3 +44,20 @@ def test_gluonnlp_params_load_strictly_and_match(gluonnlp_files, name, arch, kin
         for g, w in zip(got, want):
             assert g.shape == w.shape
             assert np.abs(g.asnumpy() - w).max() / np.abs(w).max() <= 1e-5
+
+
+TIED = {'bert_12_768_12': ('word_embed.0.weight', 'decoder.3.weight'),
+        'roberta_12_768_12': ('word_embed.0.weight', 'decoder.3.weight'),
+        'transformer_en_de_512': ('src_embed.0.weight', 'tgt_proj.weight'),
+        'gpt2_117m': ('_embed.weight', '_logits_proj.weight'),
+        'standard_lstm_lm_200': ('embedding.0.weight', 'decoder.0.weight'),
+        'awd_lstm_lm_600': ('embedding.0.weight', 'decoder.0.weight')}
+
+
+@pytest.mark.parametrize('name', sorted(TIED))
+def test_output_layer_is_the_embedding_matrix(name):
+    # one Parameter under both names (a copy would load from GluonNLP's files and then drift apart in training)
+    from gluonzoo.registry import get_entry
+    params = gz.get_model(name, **get_entry(name).test_kwargs)._collect_params_with_prefix()
+    a, b = TIED[name]
+    assert params[a] is params[b]

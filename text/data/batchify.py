@@ -50,12 +50,9 @@ class Stack:
         if isinstance(data[0], mx.nd.NDArray):
             out = mx.nd.stack(*data)
             return out if self._dtype is None else out.astype(self._dtype)
-        try:
-            arr = np.asarray(data)
-        except ValueError:
-            arr = None
+        shapes = sorted({np.shape(d) for d in data})
+        arr = np.asarray(data) if len(shapes) == 1 else None
         if arr is None or arr.dtype == object:
-            shapes = sorted({np.shape(d) for d in data})
             raise BadInputError(f'Stack needs samples of one shape, got shapes {shapes[:3]}: use Pad for '
                                 'variable-length samples')
         return _to_nd(arr, arr.dtype if self._dtype is None else self._dtype, self._shared)

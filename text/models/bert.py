@@ -35,9 +35,9 @@ class MultiHeadSelfAttention(HybridBlock):
             raise ValueError(f'units={units} must be divisible by num_heads={num_heads}')
         self._heads, self._scale = num_heads, (units // num_heads) ** -0.5
         with self.name_scope():
-            self.proj_query = nn.Dense(units, flatten=False, prefix='query_')
-            self.proj_key = nn.Dense(units, flatten=False, prefix='key_')
-            self.proj_value = nn.Dense(units, flatten=False, prefix='value_')
+            self.proj_query = nn.Dense(units, flatten=False, in_units=units, prefix='query_')
+            self.proj_key = nn.Dense(units, flatten=False, in_units=units, prefix='key_')
+            self.proj_value = nn.Dense(units, flatten=False, in_units=units, prefix='value_')
             self.dropout_layer = nn.Dropout(dropout)
 
     def _split(self, F, x):  # (B, T, C) -> (B, H, T, C/H)
@@ -63,8 +63,8 @@ class PositionwiseFFN(HybridBlock):
         super().__init__(**kwargs)
         self._act = activation
         with self.name_scope():
-            self.ffn_1 = nn.Dense(hidden_size, flatten=False, prefix='ffn_1_')
-            self.ffn_2 = nn.Dense(units, flatten=False, prefix='ffn_2_')
+            self.ffn_1 = nn.Dense(hidden_size, flatten=False, in_units=units, prefix='ffn_1_')
+            self.ffn_2 = nn.Dense(units, flatten=False, in_units=hidden_size, prefix='ffn_2_')
             self.dropout_layer = nn.Dropout(dropout)
             self.layer_norm = nn.LayerNorm(in_channels=units, epsilon=layer_norm_eps)
 
@@ -82,7 +82,7 @@ class BERTEncoderCell(HybridBlock):
         super().__init__(**kwargs)
         with self.name_scope():
             self.attention_cell = MultiHeadSelfAttention(units, num_heads, dropout)
-            self.proj = nn.Dense(units, flatten=False, prefix='proj_')
+            self.proj = nn.Dense(units, flatten=False, in_units=units, prefix='proj_')
             self.dropout_layer = nn.Dropout(dropout)
             self.ffn = PositionwiseFFN(units, hidden_size, dropout, activation, layer_norm_eps)
             self.layer_norm = nn.LayerNorm(in_channels=units, epsilon=layer_norm_eps)
@@ -93,7 +93,11 @@ class BERTEncoderCell(HybridBlock):
 
 
 class BERTEncoder(HybridBlock):
-    """Learned positions + LayerNorm, then `num_layers` cells; positions past valid_length come out as zeros."""
+    """Learned positions + LayerNorm, then `num_layers` cells; positions past valid_length come out as zeros.
+
+    Every Dense in this file is given in_units: no deferred shapes, so a net whose decoder goes unused (no
+    masked_positions) still hybridizes on its first call.
+    """
 
     def __init__(self, num_layers, units, hidden_size, num_heads, max_length=512, dropout=0.0, activation='gelu',
                  layer_norm_eps=1e-12, **kwargs):
@@ -149,15 +153,17 @@ class BERTModel(HybridBlock):
                 with self.token_type_embed.name_scope():
                     self.token_type_embed.add(nn.Embedding(token_type_vocab_size, units))
             if use_pooler:
-                self.pooler = nn.Dense(units, flatten=False, activation='tanh', prefix='pooler_')
+                self.pooler = nn.Dense(units, flatten=False, activation='tanh', in_units=units, prefix='pooler_')
                 if use_classifier:
-                    self.classifier = nn.Dense(2, prefix='cls_')
+                    self.classifier = nn.Dense(2, in_units=units, prefix='cls_')
             if use_decoder:
                 self.decoder = nn.HybridSequential(prefix='decoder_')
-                self.decoder.add(nn.Dense(units, flatten=False), nn.GELU(),
+                # in_units given: without masked_positions the decoder goes unused and nothing infers its shapes
+                self.decoder.add(nn.Dense(units, flatten=False, in_units=units), nn.GELU(),
                                  nn.LayerNorm(in_channels=units, epsilon=layer_norm_eps))
                 # the output layer shares the word embedding matrix (GluonNLP saves it as decoder.3.weight too)
-                self.decoder.add(nn.Dense(vocab_size, flatten=False, params=self.word_embed.collect_params()))
+                self.decoder.add(nn.Dense(vocab_size, flatten=False, in_units=units,
+                                          params=self.word_embed[0].collect_params()))
 
     def encode(self, F, inputs, token_types, valid_length):
         x = self.word_embed(inputs)
@@ -219,7 +225,7 @@ class BERTClassifier(HybridBlock):
             self.classifier = nn.HybridSequential()
             if dropout:
                 self.classifier.add(nn.Dropout(rate=dropout))
-            self.classifier.add(nn.Dense(num_classes))
+            self.classifier.add(nn.Dense(num_classes, in_units=bert._units))
 
     def hybrid_forward(self, F, inputs, token_types, valid_length=None):
         return self.classifier(self.bert(inputs, token_types, valid_length)[1])
@@ -232,7 +238,7 @@ class BertForQA(HybridBlock):
         super().__init__(**kwargs)
         self.bert = bert
         with self.name_scope():
-            self.span_classifier = nn.Dense(2, flatten=False)
+            self.span_classifier = nn.Dense(2, flatten=False, in_units=bert._units)
 
     def hybrid_forward(self, F, inputs, token_types, valid_length=None):
         return self.span_classifier(self.bert(inputs, token_types, valid_length))
