@@ -48,3 +48,13 @@ def test_gluoncv_records_preprocess_like_gluoncv():
             continue
         assert pre['interp'] == 'linear' and pre['mean'] == (0.485, 0.456, 0.406)
         assert (pre['resize'], pre['crop']) == ((342, 299) if name.startswith('inception') else (256, 224))
+
+
+def test_docs_name_every_vision_family():
+    import os
+    text = open(os.path.join(os.path.dirname(__file__), '..', '..', 'docs', 'vision.md')).read()
+    from gluonzoo.registry import get_entry
+    files = {get_entry(n).builder.__module__.rsplit('.', 1)[-1] for n in gz.list_models(task='image-classification')
+             if get_entry(n).domain == 'vision'}
+    for f in files:
+        assert f'`{f}.py`' in text, f'docs/vision.md does not list {f}.py'
