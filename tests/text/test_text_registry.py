@@ -1,0 +1,22 @@
+"""The text families in the registry and on the command line."""
+import gluonzoo as gz
+
+FAMILIES = ['awd_lstm_lm_1150', 'awd_lstm_lm_600', 'bert_12_768_12', 'bert_12_768_12_classifier',
+            'bert_12_768_12_qa', 'bert_24_1024_16', 'bert_6_384_12', 'distilbert_6_768_12', 'gpt2_117m', 'gpt2_345m',
+            'roberta_12_768_12', 'roberta_24_1024_16', 'standard_lstm_lm_1500', 'standard_lstm_lm_200',
+            'standard_lstm_lm_650', 'transformer_en_de_512']
+
+
+def test_list_task_text(capsys):
+    assert gz.list_models(task='text') == FAMILIES
+    assert gz.list_models(task='text-embedding', pretrained=True) == ['bert_6_384_12']
+    from gluonzoo.cli import main
+    assert main(['list', '--task', 'text']) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in FAMILIES) and 'all_minilm_l6_v2' in out
+
+
+def test_pretrained_shapes_are_protected():
+    import pytest
+    with pytest.raises(ValueError, match='trained with vocab_size=30522; vocab_size=100 changes parameter shapes'):
+        gz.get_model('bert_6_384_12', pretrained=True, vocab_size=100)
