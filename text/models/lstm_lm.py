@@ -5,14 +5,42 @@ Layout: model -> registered builders. Inputs are time-major (length, batch) ids,
 (scores (length, batch, vocab), states), states as the gluon LSTM layers return them. The decoder shares the
 embedding matrix when tie_weights=True (GluonNLP's files then hold it twice: embedding.0.weight, decoder.0.weight).
 
-AWD-LSTM's regularisers that act only in training are kept where they have no parameters (input, hidden and output
-dropout); DropConnect on the recurrent weights (weight_drop) and embedding dropout (drop_e) are not applied here, so
-training these archs from scratch is plain dropout-regularised LSTM training. Inference is GluonNLP's.
+AWD-LSTM's regularisers act in training only, as GluonNLP's: DropConnect on the recurrent (h2h) weights
+(`weight_drop`), word-level embedding dropout (`drop_e`: whole embedding rows), and dropout on the input, between
+layers and on the output. GluonNLP swaps the Parameters for dropping ones; here the layers drop the weight arrays
+they are handed, so names and files stay the same. Inference is unaffected.
 """
 import mxnet as mx
 from mxnet.gluon import HybridBlock, nn, rnn
 
 from ...registry import register_model
+
+
+class WeightDropLSTM(rnn.LSTM):
+    """A gluon LSTM layer whose h2h weights go through dropout (DropConnect) when training."""
+
+    def __init__(self, *args, weight_drop=0.0, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._weight_drop = weight_drop
+
+    def hybrid_forward(self, F, inputs, states, sequence_length=None, **kwargs):
+        if self._weight_drop:  # F.Dropout is the identity outside autograd's training mode
+            kwargs = {k: F.Dropout(v, p=self._weight_drop) if k.endswith('h2h_weight') else v
+                      for k, v in kwargs.items()}
+        return super().hybrid_forward(F, inputs, states, sequence_length, **kwargs)
+
+
+class DropEmbedding(nn.Embedding):
+    """Embedding whose rows (whole words) are dropped with probability `drop` when training."""
+
+    def __init__(self, *args, drop=0.0, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._drop = drop
+
+    def hybrid_forward(self, F, x, weight):
+        if self._drop:
+            weight = F.Dropout(weight, p=self._drop, axes=(1,))
+        return super().hybrid_forward(F, x, weight)
 
 
 class _LM(HybridBlock):
@@ -63,21 +91,22 @@ class AWDRNN(_LM):
     """GluonNLP's AWDRNN: single-layer LSTMs stacked, the last one projecting back to embed_size when tied."""
 
     def __init__(self, vocab_size, embed_size, hidden_size, num_layers, tie_weights=True, dropout=0.4, drop_h=0.2,
-                 drop_i=0.65, **kwargs):
+                 drop_i=0.65, weight_drop=0.5, drop_e=0.1, **kwargs):
         super().__init__(**kwargs)
         self._dropout, self._drop_h = dropout, drop_h
         with self.name_scope():
             self.embedding = nn.HybridSequential()
             with self.embedding.name_scope():
-                self.embedding.add(nn.Embedding(vocab_size, embed_size))
+                self.embedding.add(DropEmbedding(vocab_size, embed_size, drop=drop_e))
                 if drop_i:
                     self.embedding.add(nn.Dropout(drop_i, axes=(0,)))
             self.encoder = nn.HybridSequential()
             with self.encoder.name_scope():
                 for i in range(num_layers):
                     last = i == num_layers - 1
-                    self.encoder.add(rnn.LSTM(embed_size if last and tie_weights else hidden_size, 1,
-                                              input_size=embed_size if i == 0 else hidden_size))
+                    self.encoder.add(WeightDropLSTM(embed_size if last and tie_weights else hidden_size, 1,
+                                                    input_size=embed_size if i == 0 else hidden_size,
+                                                    weight_drop=weight_drop))
             self._decoder(vocab_size, tie_weights)
 
     def begin_state(self, *args, **kwargs):
@@ -135,13 +164,15 @@ def standard_lstm_lm_1500(vocab_size=33278, embed_size=1500, hidden_size=1500, n
 
 @register_model(test_kwargs=_TINY_AWD, **_REG)
 def awd_lstm_lm_600(vocab_size=33278, embed_size=200, hidden_size=600, num_layers=3, tie_weights=True, dropout=0.2,
-                    drop_h=0.1, drop_i=0.3):
+                    drop_h=0.1, drop_i=0.3, weight_drop=0.2, drop_e=0.05):
     """AWD-LSTM, 3 layers of 600 units, embedding 200 (arXiv:1708.02182)."""
-    return AWDRNN(vocab_size, embed_size, hidden_size, num_layers, tie_weights, dropout, drop_h, drop_i)
+    return AWDRNN(vocab_size, embed_size, hidden_size, num_layers, tie_weights, dropout, drop_h, drop_i, weight_drop,
+                  drop_e)
 
 
 @register_model(test_kwargs=_TINY_AWD, **_REG)
 def awd_lstm_lm_1150(vocab_size=33278, embed_size=400, hidden_size=1150, num_layers=3, tie_weights=True,
-                     dropout=0.4, drop_h=0.2, drop_i=0.65):
+                     dropout=0.4, drop_h=0.2, drop_i=0.65, weight_drop=0.5, drop_e=0.1):
     """AWD-LSTM, 3 layers of 1150 units, embedding 400 (arXiv:1708.02182)."""
-    return AWDRNN(vocab_size, embed_size, hidden_size, num_layers, tie_weights, dropout, drop_h, drop_i)
+    return AWDRNN(vocab_size, embed_size, hidden_size, num_layers, tie_weights, dropout, drop_h, drop_i, weight_drop,
+                  drop_e)
