@@ -1,6 +1,7 @@
 """(peers venv) For each job {name, kind, kwargs}: build the GluonNLP 0.10.0 model with a small vocabulary and random
 weights (random LayerNorm scales and shifts too, so a mixed-up LayerNorm shows), save its parameters, seeded inputs
-and every output to OUT/<name>.params and OUT/<name>.npz. kind: 'bert' | 'roberta' | 'distilbert' | 'classifier' | 'lm' | 'nmt'.
+and every output to OUT/<name>.params and OUT/<name>.npz.
+kind: 'bert' | 'roberta' | 'distilbert' | 'classifier' | 'lm' | 'nmt'.
 Also writes OUT/vocab.json from gluonnlp's Vocab.to_json and OUT/bertvocab.json from BERTVocab.to_json."""
 import json
 import os
