@@ -165,6 +165,10 @@ class BERTModel(HybridBlock):
                 self.decoder.add(nn.Dense(vocab_size, flatten=False, in_units=units,
                                           params=self.word_embed[0].collect_params()))
 
+    def __call__(self, inputs, *args, **kwargs):
+        _check_length(inputs, self.encoder._max_length)
+        return super().__call__(inputs, *args, **kwargs)
+
     def encode(self, F, inputs, token_types, valid_length):
         x = self.word_embed(inputs)
         if self._use_token_type:  # no token types: all of segment 0, as HF BERT defaults
@@ -183,6 +187,13 @@ class BERTModel(HybridBlock):
         if self._use_decoder and masked_positions is not None:
             outputs.append(self.decoder(_gather_positions(F, seq, masked_positions)))
         return tuple(outputs) if len(outputs) > 1 else outputs[0]
+
+
+def _check_length(inputs, max_length):
+    """Position embeddings end at max_length: longer input would silently reuse the last one."""
+    if isinstance(inputs, mx.nd.NDArray) and inputs.ndim == 2 and inputs.shape[1] > max_length:
+        raise BadInputError(f'{inputs.shape[1]} tokens exceed max_length={max_length}: truncate them (e.g. '
+                            f'WordPieceTokenizer(..., max_length={max_length})) or split them with windows()')
 
 
 def _gather_positions(F, seq, positions):

@@ -200,6 +200,12 @@ class NMTModel(HybridBlock):
             self.tgt_embed = self.src_embed
             self.tgt_proj = nn.Dense(vocab_size, flatten=False, params=self.tgt_embed[0].params, prefix='tgt_proj_')
 
+    def __call__(self, src, tgt, *args, **kwargs):
+        from .bert import _check_length
+        _check_length(src, self.encoder._max_length)
+        _check_length(tgt, self.decoder._max_length)
+        return super().__call__(src, tgt, *args, **kwargs)
+
     def hybrid_forward(self, F, src, tgt, src_valid_length=None, tgt_valid_length=None):
         mem = self.encoder(self.src_embed(src), src_valid_length)
         return self.tgt_proj(self.decoder(self.tgt_embed(tgt), mem, tgt_valid_length, src_valid_length))
