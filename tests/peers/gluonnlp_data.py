@@ -5,6 +5,7 @@ import os
 import sys
 
 import numpy as np
+import gluonnlp.data as nlp_data
 from gluonnlp.data import FixedBucketSampler, SortedBucketSampler
 from gluonnlp.data.batchify import Pad, Stack
 
@@ -23,8 +24,13 @@ def main(out, jobs):
                                                               else r.dtype)] for r in res]
         else:
             np.random.seed(job.get('seed', 0))
+            scheme = kw.pop('scheme', None)
+            if scheme == 'linear':
+                kw['bucket_scheme'] = nlp_data.LinearWidthBucket()
+            elif scheme:
+                kw['bucket_scheme'] = nlp_data.ExpWidthBucket(bucket_len_step=float(scheme.split(':')[1]))
             sampler = (FixedBucketSampler if kind == 'fixed' else SortedBucketSampler)(data, **kw)
-            epochs = [[list(map(lambda b: np.asarray(b).tolist(), batch)) if kw.get('num_shards') else
+            epochs = [[list(map(lambda b: np.asarray(b).tolist(), batch)) if job['kwargs'].get('num_shards') else
                        np.asarray(batch).tolist() for batch in sampler] for _ in range(2)]
             results[job['id']] = {'epochs': epochs, 'len': len(sampler)}
     with open(os.path.join(out, 'data.json'), 'w') as f:

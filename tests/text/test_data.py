@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from gluonzoo.errors import BadInputError
-from gluonzoo.text.data import Dict, FixedBucketSampler, List, NamedTuple, Pad, SortedBucketSampler, Stack, Tuple
+from gluonzoo.text.data import (Dict, FixedBucketSampler, List, NamedTuple, Pad, SortedBucketSampler, Stack, Tuple,
+                                exp_width_buckets, linear_width_buckets)
 
 from ..peers import run_peer
 
@@ -38,6 +39,10 @@ JOBS = [
     dict(id='fixed_keys', kind='fixed', kwargs=dict(batch_size=20, bucket_keys=[20, 40, 60], num_buckets=None),
          data=LENGTHS),
     dict(id='fixed_shards', kind='fixed', kwargs=dict(batch_size=16, num_buckets=7, num_shards=3), data=LENGTHS),
+    dict(id='fixed_linear', kind='fixed', kwargs=dict(batch_size=16, num_buckets=6, scheme='linear'), data=LENGTHS),
+    dict(id='fixed_exp', kind='fixed', kwargs=dict(batch_size=16, num_buckets=6, scheme='exp:1.3'), data=LENGTHS),
+    dict(id='fixed_exp_pairs', kind='fixed', kwargs=dict(batch_size=10, num_buckets=4, scheme='exp:1.2'),
+         data=PAIRS),
     dict(id='sorted', kind='sorted', kwargs=dict(batch_size=12, mult=5), data=LENGTHS),
     dict(id='sorted_shuffle', kind='sorted', kwargs=dict(batch_size=12, mult=5, shuffle=True), data=LENGTHS, seed=5),
 ]
@@ -57,6 +62,12 @@ def _ours(job):
         res = (Pad if kind == 'pad' else Stack)(**kw)(data)
         return [[r.asnumpy().tolist(), np.dtype(r.dtype).name] for r in (res if isinstance(res, tuple) else (res,))]
     np.random.seed(job.get('seed', 0))
+    kw = dict(kw)
+    scheme = kw.pop('scheme', None)
+    if scheme == 'linear':
+        kw['bucket_scheme'] = linear_width_buckets
+    elif scheme:
+        kw['bucket_scheme'] = exp_width_buckets(float(scheme.split(':')[1]))
     with warnings.catch_warnings():  # empty-bucket / ratio notes
         warnings.simplefilter('ignore')
         sampler = (FixedBucketSampler if kind == 'fixed' else SortedBucketSampler)(data, **kw)

@@ -27,6 +27,29 @@ def const_width_buckets(max_lengths, min_lengths, num_buckets):
     return [k[0] for k in keys] if np.ndim(max_lengths) == 0 else keys
 
 
+def linear_width_buckets(max_lengths, min_lengths, num_buckets):
+    """GluonNLP's LinearWidthBucket: bucket widths growing linearly; the last key covers the longest length."""
+    maxs, mins = np.atleast_1d(max_lengths), np.atleast_1d(min_lengths)
+    alphas = [2 * float(hi - lo - num_buckets) / (num_buckets * (num_buckets + 1)) for hi, lo in zip(maxs, mins)]
+    keys = [tuple(int(round(lo + a * ((i + 1) * (i + 2)) / 2 + i + 1)) for lo, a in zip(mins, alphas))
+            for i in range(num_buckets)]
+    keys[-1] = tuple(max(k, int(hi)) for k, hi in zip(keys[-1], maxs))
+    return [k[0] for k in keys] if np.ndim(max_lengths) == 0 else keys
+
+
+def exp_width_buckets(bucket_len_step=1.1):
+    """GluonNLP's ExpWidthBucket: bucket widths growing by `bucket_len_step` (returns the scheme)."""
+    def scheme(max_lengths, min_lengths, num_buckets):
+        maxs, mins = np.atleast_1d(max_lengths), np.atleast_1d(min_lengths)
+        step = bucket_len_step
+        first = [(hi - lo) * (step - 1) / (step ** num_buckets - 1) for hi, lo in zip(maxs, mins)]
+        keys = [tuple(int(round(lo + w * (step ** (i + 1) - 1) / (step - 1))) for lo, w in zip(mins, first))
+                for i in range(num_buckets)]
+        keys[-1] = tuple(max(k, int(hi)) for k, hi in zip(keys[-1], maxs))
+        return [k[0] for k in keys] if np.ndim(max_lengths) == 0 else keys
+    return scheme
+
+
 def _assign(keys, lengths):
     """Index lists, one per key: each sample goes to the fitting bucket that needs the least padding."""
     keys_arr = np.array(keys, dtype=np.int64)
@@ -44,6 +67,7 @@ def _assign(keys, lengths):
 class FixedBucketSampler:
     """Buckets by length (int or tuple of ints per sample), batches within a bucket, longest buckets first.
 
+    `bucket_scheme` is const_width_buckets, linear_width_buckets or exp_width_buckets(step) (GluonNLP's three);
     `ratio` > 0 grows the batch of shorter buckets (batch_size * longest/key * ratio, never below batch_size);
     `use_average_length` makes batch_size a token budget; `num_shards` > 0 yields lists of that many batches.
     """
