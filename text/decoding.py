@@ -113,6 +113,22 @@ def beam_search(step_fn, prefix, eos_id, beam_size=4, max_length=50, alpha=0.0, 
     return beams
 
 
+def best_span(start_scores, end_scores, max_answer_length=30, valid_length=None):
+    """The (start, end) token span (inclusive) maximising start + end score with start <= end and at most
+    max_answer_length tokens, for a span (QA) head's (length,) scores; positions >= valid_length are excluded."""
+    s = np.asarray(start_scores.asnumpy() if hasattr(start_scores, 'asnumpy') else start_scores, dtype=np.float64)
+    e = np.asarray(end_scores.asnumpy() if hasattr(end_scores, 'asnumpy') else end_scores, dtype=np.float64)
+    n = len(s) if valid_length is None else int(valid_length)
+    if n < 1 or max_answer_length < 1 or len(s) != len(e):
+        raise BadInputError(f'best_span needs equally long score vectors, valid_length >= 1 and '
+                            f'max_answer_length >= 1 (got {len(s)}, {len(e)}, {n}, {max_answer_length})')
+    total = s[:n, None] + e[None, :n]
+    i, j = np.indices(total.shape)
+    total[(j < i) | (j - i >= max_answer_length)] = -np.inf
+    start, end = np.unravel_index(int(np.argmax(total)), total.shape)
+    return int(start), int(end)
+
+
 # -- step functions for the zoo's models ----------------------------------------------------------------------------
 def nmt_step_fn(net, src, src_valid_length=None):
     """step_fn for NMTModel translating one source sentence `src` (1, Ts): memory encoded once, tiled per call."""

@@ -7,7 +7,8 @@ import pytest
 
 import gluonzoo as gz
 from gluonzoo.errors import BadInputError
-from gluonzoo.text.decoding import (beam_search, greedy_search, length_penalty, lm_step_fn, nmt_step_fn, sample)
+from gluonzoo.text.decoding import (beam_search, best_span, greedy_search, length_penalty, lm_step_fn, nmt_step_fn,
+                                    sample)
 
 EOS, V = 0, 4
 TABLE = np.log(np.random.RandomState(0).dirichlet(np.ones(V) * 0.7, size=V))  # next-token log-probs by last token
@@ -90,3 +91,17 @@ def test_bad_input():
         sample(step, [[1]], EOS, 5, temperature=0)
     with pytest.raises(BadInputError, match='beam_size'):
         beam_search(step, [1], EOS, beam_size=0)
+
+
+def test_best_span_is_the_exhaustive_best_and_reads_the_qa_head():
+    rng = np.random.RandomState(3)
+    for _ in range(20):
+        s, e = rng.randn(12), rng.randn(12)
+        cands = [(s[i] + e[j], (i, j)) for i in range(10) for j in range(i, min(i + 4, 10))]
+        assert best_span(s, e, max_answer_length=4, valid_length=10) == max(cands)[1]
+    net = gz.get_model('bert_12_768_12_qa', vocab_size=20, units=16, hidden_size=32, num_layers=1, num_heads=2)
+    scores = net(mx.nd.ones((1, 7)), mx.nd.zeros((1, 7)), mx.nd.array([7]))[0]  # (length, 2)
+    start, end = best_span(scores[:, 0], scores[:, 1], max_answer_length=3)
+    assert 0 <= start <= end < min(start + 3, 7)
+    with pytest.raises(BadInputError, match='equally long'):
+        best_span([1, 2], [1], 3)
