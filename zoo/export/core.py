@@ -140,17 +140,22 @@ def export(net_or_name, path, input_shape=None, formats=('symbol', 'onnx'), opse
         try:
             if any(p._deferred_init for p in net.collect_params().values()):
                 net(*inputs)  # settle deferred shapes imperatively: a param the graph never reads stays deferred
+        except mx.base.MXNetError as e:
+            raise ExportError(f'{name}: forward failed on the given inputs ({str(e).splitlines()[0]})') from None
+        try:
             net.hybridize(static_alloc=True, static_shape=True)
             net(*inputs)
         except mx.base.MXNetError as e:
             raise ExportError(f'{name}: hybridized forward failed ({str(e).splitlines()[0]}); the net is not '
                               f'hybridizable as written') from None
         stem = os.path.join(tmp, 'model')
-        net.export(stem, epoch=0)
-        staged = {'symbol': f'{stem}-symbol.json', 'params': f'{stem}-0000.params'}
+        staged = {}
+        if 'symbol' in formats:
+            net.export(stem, epoch=0)
+            staged = {'symbol': f'{stem}-symbol.json', 'params': f'{stem}-0000.params'}
         classes = getattr(net, 'classes', None) or getattr(getattr(net, 'net', None), 'classes', None)
         props = metadata(w, name, inputs[0].shape, preprocess, target, opset, classes)
-        if w is not None:
+        if w is not None and 'symbol' in formats:
             with open(f'{stem}-meta.json', 'w') as f:
                 json.dump({'model': w.name, 'sha1': w.sha1, 'input_shape': list(inputs[0].shape),
                            'preprocess': dict(w.preprocess), 'preprocess_in_graph': bool(preprocess),
@@ -158,11 +163,8 @@ def export(net_or_name, path, input_shape=None, formats=('symbol', 'onnx'), opse
             staged['meta'] = f'{stem}-meta.json'
         if 'onnx' in formats:
             from .onnx_export import to_onnx
-            staged['onnx'] = to_onnx(net, staged['symbol'], staged['params'], inputs, f'{stem}.onnx',
-                                     opset=opset, dynamic_batch=dynamic_batch, target=target, props=props)
-        if 'symbol' not in formats:
-            for k in ('symbol', 'params', 'meta'):
-                staged.pop(k, None)
+            staged['onnx'] = to_onnx(net, inputs, f'{stem}.onnx', opset=opset, dynamic_batch=dynamic_batch,
+                                     target=target, props=props)
         finals = {'symbol': f'{path}-symbol.json', 'params': f'{path}-0000.params', 'meta': f'{path}-meta.json',
                   'onnx': f'{path}.onnx'}
         written = {}

@@ -83,30 +83,86 @@ def _strip_weight_inputs(model):
     model.graph.input.extend(keep)
 
 
-def to_onnx(net, symbol_file, params_file, inputs, onnx_file, opset=13, dynamic_batch=True, target='ort',
-            props=None):
-    """Convert the exported symbol + params to `onnx_file`; return its path. Raises ExportError."""
+def graph_of(net):
+    """The hybridized net's symbol (AMP casts removed, as HybridBlock.export does) and {name: NDArray} params."""
     import mxnet as mx
+    sym = net._cached_graph[1]
+    sym = mx.sym.load_json(sym.tojson(remove_amp_cast=True))
+    names = set(sym.list_arguments()) | set(sym.list_auxiliary_states())
+    params = {p.name: p._reduce() for is_arg, p in net._cached_op_args if not is_arg and p.name in names}
+    return sym, params
+
+
+class _CachedInputs:
+    """A Symbol whose list_inputs() is computed once."""
+
+    def __init__(self, sym):
+        self._sym, self._inputs = sym, sym.list_inputs()
+
+    def list_inputs(self):
+        return self._inputs
+
+    def __getattr__(self, name):
+        return getattr(self._sym, name)
+
+
+def _fast_weights(node, **kwargs):
+    """The stock 'null' converter builds each weight TensorProto from a Python list (slow for 60M floats); the
+    same TensorProto from the array's raw bytes."""
+    from onnx import helper, numpy_helper
+    from mxnet.onnx.mx2onnx._op_translations._op_translations_opset12 import convert_weights_and_inputs
+    if kwargs['is_input']:
+        return convert_weights_and_inputs(node, **kwargs)
+    name = node['name']
+    arr = kwargs['weights'][name]
+    tensor = numpy_helper.from_array(arr, name)
+    kwargs['initializer'].append(tensor)
+    return [helper.make_tensor_value_info(name, tensor.data_type, arr.shape)], (arr.dtype,)
+
+
+def to_onnx(net, inputs, onnx_file, opset=13, dynamic_batch=True, target='ort', props=None):
+    """Convert the hybridized (and run) `net` to `onnx_file`; return its path. Raises ExportError."""
     import numpy as np
     import onnx
+    from mxnet.onnx.mx2onnx._export_onnx import MXNetGraph
+    from onnx import helper, mapping
 
     from . import converters, passes
 
+    sym, params = graph_of(net)
+    # the stock exporter pairs shapes with the symbol's inputs in first-use order, not call order: reorder
+    call_order = [v.name for v in net._cached_graph[0]]
+    by_name = dict(zip(call_order, inputs))
+    graph_order = [n for n in sym.list_inputs() if n not in params]
+    missing = [n for n in graph_order if n not in by_name]
+    if missing:
+        raise ExportError(f'the graph reads inputs {missing} the call did not give')
+    inputs = [by_name[n] for n in graph_order]
     shapes = [tuple(x.shape) for x in inputs]
-    types = [np.dtype(x.dtype) for x in inputs]
+    types = [mapping.NP_TYPE_TO_TENSOR_TYPE[np.dtype(x.dtype)] for x in inputs]
     dyn = [(None,) + s[1:] for s in shapes] if dynamic_batch else None
-    sym = mx.sym.load(symbol_file)
-    save = mx.nd.load(params_file)
-    params = {k.split(':', 1)[-1]: v for k, v in (save.items() if isinstance(save, dict) else ())}
-    raw = onnx_file + '.raw'
+    reg = MXNetGraph.registry_.setdefault(opset, {})
+    saved_null, saved_outputs = reg.get('null'), MXNetGraph.get_outputs
+    reg['null'] = _fast_weights
+    # get_outputs calls sym.list_inputs() once per parameter (seconds for ResNet-152): give it a cached list
+    MXNetGraph.get_outputs = staticmethod(lambda s, *a, **k: saved_outputs(_CachedInputs(s), *a, **k))
     try:
         with _capped_opset(opset), _located_errors(net, opset), converters.installed(sym, shapes, types):
-            mx.onnx.export_model(sym, params, in_shapes=shapes, in_types=types, onnx_file_path=raw,
-                                 dynamic=dynamic_batch, dynamic_input_shapes=dyn)
-        model = onnx.load(raw)
+            # what mx.onnx.export_model does, minus its write to disk (we post-process, then write once)
+            graph = MXNetGraph().create_onnx_graph_proto(sym, params, shapes, types, opset_version=opset,
+                                                         dynamic=dynamic_batch, dynamic_input_shapes=dyn)
+            model = helper.make_model(graph)
     finally:
-        if os.path.exists(raw):
-            os.remove(raw)
+        MXNetGraph.get_outputs = staticmethod(saved_outputs)
+        if saved_null is None:
+            reg.pop('null', None)
+        else:
+            reg['null'] = saved_null
+    _order_outputs(model, sym)
+    rank = {n: i for i, n in enumerate(call_order)}  # graph inputs in call order, so positions mean the same
+    ins = sorted(model.graph.input, key=lambda i: rank.get(i.name, len(rank)))
+    del model.graph.input[:]
+    model.graph.input.extend(ins)
     del model.opset_import[:]
     model.opset_import.extend([onnx.helper.make_opsetid('', opset)])
     model.producer_name, model.producer_version = 'gluonzoo', _version()
@@ -115,12 +171,32 @@ def to_onnx(net, symbol_file, params_file, inputs, onnx_file, opset=13, dynamic_
         passes.for_opencv(model)
     for k, v in (props or {}).items():
         model.metadata_props.add(key=k, value=v)
+    data = model.SerializeToString()
     try:
-        onnx.checker.check_model(model, full_check=True)
+        onnx.checker.check_model(data)
     except Exception as e:  # noqa: BLE001
         raise ExportError(f'the ONNX graph does not pass onnx.checker: {str(e).splitlines()[0]}') from None
-    onnx.save(model, onnx_file)
+    with open(onnx_file, 'wb') as f:
+        f.write(data)
     return onnx_file
+
+
+def _order_outputs(model, sym):
+    """The stock exporter sorts graph outputs by name; put them back in MXNet's order (its naming rules)."""
+    import re
+    names = []
+    for n in sym.list_outputs():
+        for suffix, repl in (('_state_output', '1'), ('_statecell_output', '2'), ('_output', '')):
+            if n.endswith(suffix):
+                names.append(n[:-len(suffix)] + repl)
+                break
+        else:
+            names.append(n[:-len('_output0')] + n[-1] if re.search('.*_output[0-9]$', n) else n)
+    by_name = {o.name: o for o in model.graph.output}
+    if sorted(names) == sorted(by_name) and len(set(names)) == len(names):
+        outs = [by_name[n] for n in names]
+        del model.graph.output[:]
+        model.graph.output.extend(outs)
 
 
 def _version():
