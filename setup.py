@@ -30,7 +30,7 @@ setup(
     package_dir=PACKAGE_DIR,
     packages=list(PACKAGE_DIR) + [f'{root}.{sub}' for root, folder in PACKAGE_DIR.items()
                                   for sub in find_packages(os.path.join(HERE, folder))],
-    package_data={'gluonzoo.vision': ['assets/*'], 'gluonzoo.text': ['assets/*']},
+    package_data={'gluonzoo.vision': ['assets/*', 'weights/*.params'], 'gluonzoo.text': ['assets/*']},
     install_requires=pinned('numpy', 'opencv-python-headless', 'onnx', 'onnxruntime', 'tqdm', 'portalocker',
                             'safetensors', 'sentencepiece', 'tokenizers'),
     extras_require={
