@@ -62,7 +62,39 @@ def opencv_digits(cfg):
                                ArrayData(xte, yte, **_IMAGENET), 10, info, eval_split='test')
 
 
-DATASETS = {'fashion_mnist': fashion_mnist, 'opencv_digits': opencv_digits}
+def austen(cfg):
+    """Jane Austen's six novels (Debian r-cran-janeaustenr): lower-cased word/punctuation tokens, <eos> at each
+    paragraph end (a run of blank lines); per novel the first 90% of lines train, the last 10% test; the 10,000 most frequent training
+    tokens (ties by spelling) plus <unk>. --train-limit / --val-limit cut the streams (tokens)."""
+    import re
+    from collections import Counter
+
+    import numpy as np
+
+    from ..text.data.corpora import austen_novels
+    from ..text.vocab import Vocab
+    from .tasks import LanguageModel
+    word = re.compile(r"[a-z]+(?:'[a-z]+)?|[.,;:!?\"()-]")
+    streams = {'train': [], 'test': []}
+    for title, lines in sorted(austen_novels().items()):
+        cut = int(len(lines) * 0.9)
+        for split, part in (('train', lines[:cut]), ('test', lines[cut:])):
+            out = streams[split]
+            for line in part:
+                if line.strip():
+                    out += word.findall(line.lower())
+                elif out and out[-1] != '<eos>':  # a run of blank lines ends one paragraph
+                    out.append('<eos>')
+    vocab = Vocab(Counter(streams['train']), max_size=10000, padding_token=None, bos_token=None)
+    ids = {k: np.array(vocab[v], dtype=np.float32) for k, v in streams.items()}
+    info = {'name': 'austen', 'source': 'Debian r-cran-janeaustenr', 'train_split': 'train',
+            'checksum': checksum(ids['train'], ids['test'])}
+    train = ids['train'][:cfg.train_limit] if cfg.train_limit else ids['train']
+    test = ids['test'][:cfg.val_limit] if cfg.val_limit else ids['test']
+    return LanguageModel(train, test, vocab, info)
+
+
+DATASETS = {'fashion_mnist': fashion_mnist, 'opencv_digits': opencv_digits, 'austen': austen}
 
 
 def load_task(cfg):

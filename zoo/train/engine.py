@@ -63,11 +63,14 @@ def _context(cfg):
     return mx.gpu(ids[0])
 
 
-def build_net(cfg, ctx):
-    """The registered model the config names, initialized (a pretrained one keeps its weights, new head aside)."""
+def build_net(cfg, ctx, extra=None):
+    """The registered model the config names, initialized (a pretrained one keeps its weights, new head aside).
+
+    `extra`: builder kwargs the data decides (a language model's vocab_size), under the config's own."""
     import mxnet as mx
     from ..registry import get_model
-    net = get_model(cfg.model, pretrained=cfg.pretrained, classes=cfg.classes, ctx=ctx, **cfg.model_kwargs)
+    kwargs = dict(extra or {}, **cfg.model_kwargs)
+    net = get_model(cfg.model, pretrained=cfg.pretrained, classes=cfg.classes, ctx=ctx, **kwargs)
     if not cfg.pretrained:
         init = {'xavier': mx.init.Xavier(rnd_type='gaussian', factor_type='in', magnitude=2),
                 'uniform': mx.init.Uniform()}.get(cfg.init)
@@ -127,7 +130,7 @@ def fit(cfg, task, net=None, argv=None):
     found = precheck(cfg, lead)
 
     seed_all(cfg.seed)
-    net = net or build_net(cfg, ctx)
+    net = net or build_net(cfg, ctx, task.model_kwargs() if hasattr(task, 'model_kwargs') else None)
     task.settle(net, ctx)  # one forward pass: deferred shapes become real before checkpoints or kvstore see them
     if cfg.hybridize:
         net.hybridize(static_alloc=True, static_shape=True)

@@ -71,3 +71,76 @@ class ImageClassification:
             correct += float((out.argmax(axis=1).asnumpy().astype(np.int64) == y).sum())
             total += len(y)
         return {'top1': correct / total, 'loss': loss / total}
+
+
+class LanguageModel:
+    """Next-token prediction on one token stream (truncated BPTT); evaluation: perplexity on another stream.
+
+    The train stream is cut into `batch_size` parallel columns, read `bptt` steps at a time; the LSTM state runs
+    on from batch to batch (detached) and starts from zeros at every epoch, so a checkpoint at an epoch boundary
+    holds everything a resumed run needs. One process only (dist workers would need their own columns).
+    """
+
+    def __init__(self, train, val, vocab, info, bptt=35, eval_batch_size=10, eval_split='test'):
+        self.train, self.val, self.vocab, self.info = train, val, vocab, info
+        self.bptt, self.eval_batch_size, self.eval_split = bptt, eval_batch_size, eval_split
+        self._state = None
+
+    def dataset_info(self):
+        return dict(self.info, train_tokens=len(self.train), eval_tokens=len(self.val), vocab_size=len(self.vocab),
+                    eval_split=self.eval_split, bptt=self.bptt)
+
+    def model_kwargs(self):
+        return {'vocab_size': len(self.vocab)}
+
+    @staticmethod
+    def _columns(ids, batch_size):
+        n = (len(ids) - 1) // batch_size
+        data = ids[:n * batch_size].reshape(batch_size, n).T
+        target = ids[1:n * batch_size + 1].reshape(batch_size, n).T
+        return data, target
+
+    def settle(self, net, ctx):
+        import mxnet as mx
+        net(mx.nd.array(self.val[:2].reshape(2, 1), ctx=ctx))
+
+    def num_batches(self, batch_size, workers):
+        if workers != 1:
+            raise ValueError('the language-model task trains in one process (no dist kvstore)')
+        return ((len(self.train) - 1) // batch_size) // self.bptt
+
+    def batches(self, epoch, cfg, rank, workers):
+        data, target = self._columns(self.train, cfg.batch_size)
+        for b in range(self.num_batches(cfg.batch_size, workers)):
+            at = slice(b * self.bptt, (b + 1) * self.bptt)
+            yield b, (b == 0, data[at], target[at])
+
+    def train_step(self, net, batch, cfg, epoch, ctx):
+        import mxnet as mx
+        from mxnet import autograd, gluon
+        first, x, y = batch
+        if first or self._state is None:
+            self._state = net.begin_state(batch_size=x.shape[1], ctx=ctx)
+        loss_fn = gluon.loss.SoftmaxCrossEntropyLoss(axis=-1, batch_axis=1)  # mean over time, one per column
+        with autograd.record():
+            out, state = net(mx.nd.array(x, ctx=ctx), self._state)
+            loss = loss_fn(out, mx.nd.array(y, ctx=ctx))
+        loss.backward()
+        self._state = [s.detach() for s in state]
+        return {'loss': float(loss.sum().asscalar()), 'n': x.shape[1]}
+
+    def evaluate(self, net, ctx):
+        import math
+
+        import mxnet as mx
+        from mxnet import gluon
+        loss_fn = gluon.loss.SoftmaxCrossEntropyLoss(axis=-1, batch_axis=1)
+        data, target = self._columns(self.val, self.eval_batch_size)
+        state = net.begin_state(batch_size=self.eval_batch_size, ctx=ctx)
+        total = count = 0.0
+        for at in range(0, len(data), self.bptt):
+            x, y = data[at:at + self.bptt], target[at:at + self.bptt]
+            out, state = net(mx.nd.array(x, ctx=ctx), state)
+            total += float(loss_fn(out, mx.nd.array(y, ctx=ctx)).sum().asscalar()) * len(x)
+            count += len(x) * self.eval_batch_size
+        return {'ppl': math.exp(total / count), 'loss': total / count}
