@@ -16,15 +16,19 @@ import tempfile
 import time
 
 
-def timeit(fn, warmup, repeats):
-    for _ in range(warmup):
-        fn()
-    times = []
+def interleaved(fns, warmup, repeats):
+    """Median seconds of each fn, timed in rounds (one call of each per round) so that load changes on a shared
+    machine hit all of them alike."""
+    for fn in fns:
+        for _ in range(warmup):
+            fn()
+    times = [[] for _ in fns]
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        for t, fn in zip(times, fns):
+            t0 = time.perf_counter()
+            fn()
+            t.append(time.perf_counter() - t0)
+    return [statistics.median(t) for t in times]
 
 
 # -- the same architectures in torch ------------------------------------------------------------------------------
@@ -57,13 +61,13 @@ def torch_mobilenetv2():
 def torch_resnet50_v1():
     from torch import nn
 
-    class Bottleneck(nn.Module):  # ResNet v1 (Gluon resnet50_v1): stride on the first 1x1
+    class Bottleneck(nn.Module):  # GluonCV's BottleneckV1: stride on the first 1x1; the two 1x1 convs have bias
         def __init__(self, i, o, s):
             super().__init__()
             m = o // 4
-            self.body = nn.Sequential(nn.Conv2d(i, m, 1, s, bias=False), nn.BatchNorm2d(m), nn.ReLU(),
+            self.body = nn.Sequential(nn.Conv2d(i, m, 1, s), nn.BatchNorm2d(m), nn.ReLU(),
                                       nn.Conv2d(m, m, 3, 1, 1, bias=False), nn.BatchNorm2d(m), nn.ReLU(),
-                                      nn.Conv2d(m, o, 1, bias=False), nn.BatchNorm2d(o))
+                                      nn.Conv2d(m, o, 1), nn.BatchNorm2d(o))
             self.down = (nn.Sequential(nn.Conv2d(i, o, 1, s, bias=False), nn.BatchNorm2d(o))
                          if s != 1 or i != o else nn.Identity())
             self.relu = nn.ReLU()
@@ -97,7 +101,7 @@ def main():
     ap.add_argument('--models', nargs='+', default=['mobilenetv2_1.0', 'resnet50_v1'])
     ap.add_argument('--batches', nargs='+', type=int, default=[1, 16])
     ap.add_argument('--threads', type=int, default=1)
-    ap.add_argument('--repeats', type=int, default=10)
+    ap.add_argument('--repeats', type=int, default=20)
     args = ap.parse_args()
     os.environ.setdefault('OMP_NUM_THREADS', str(args.threads))
     os.environ.setdefault('MXNET_CPU_WORKER_NTHREADS', str(args.threads))
@@ -130,10 +134,10 @@ def main():
             for batch in args.batches:
                 x = np.random.RandomState(0).uniform(size=(batch, 3, 224, 224)).astype(np.float32)
                 xm = mx.nd.array(x)
-                reps = max(3, args.repeats // (4 if batch > 1 else 1))
-                t_mx = timeit(lambda: net(xm).wait_to_read(), 2, reps)
-                t_gz = timeit(lambda: gz_sess.run(None, {'data': x}), 2, reps)
-                t_pt = timeit(lambda: pt_sess.run(None, {'data': x}), 2, reps) if pt_sess else float('nan')
+                reps = max(5, args.repeats // (4 if batch > 1 else 1))
+                fns = [lambda: net(xm).wait_to_read(), lambda: gz_sess.run(None, {'data': x})]
+                fns += [lambda: pt_sess.run(None, {'data': x})] if pt_sess else []
+                t_mx, t_gz, t_pt = (interleaved(fns, 2, reps) + [float('nan')])[:3]
                 rows.append((name, batch, t_mx, t_gz, t_pt))
                 print(f'{name:<16} batch {batch:>2}: MXNet {t_mx * 1e3:8.1f} ms  ORT(gluonzoo) {t_gz * 1e3:8.1f} ms  '
                       f'ORT(torch) {t_pt * 1e3:8.1f} ms   gluonzoo vs MXNet {t_mx / t_gz:4.2f}x, '

@@ -65,7 +65,11 @@ def services(name, build):
     mx.random.seed(0)
     net = gz.get_model(name, **dict(w.config))
     net.weights, net.classes = w, _class_names(w)  # random weights, the record's preprocessing and labels
-    x = imagenet_eval(read_image(PHOTO), **w.preprocess)
+    pre = dict(w.preprocess)
+    if 'crop' not in pre:  # what the services do for a record without resize/crop: the graph's input size
+        pre['crop'] = tuple(w.input_shape[2:4])
+        pre.setdefault('resize', w.input_shape[2])
+    x = imagenet_eval(read_image(PHOTO), **pre)
     prob = mx.nd.softmax(net(mx.nd.array(x))).asnumpy()[0].astype(np.float64)
     java = ['java', '-Djava.library.path=/usr/lib/jni', '-cp', f'{build}/java:/usr/share/java/opencv.jar',
             'gluonzoo.Serve']

@@ -107,9 +107,13 @@ Meta Meta::from_props(const std::map<std::string, std::string> &p) {
     for (auto &x : split(v, ',')) out.push_back(std::stoi(x));
     return out;
   };
-  if (!get("preprocess.resize").empty()) m.resize = ints(get("preprocess.resize"));
+  // a record without resize/crop (e.g. CIFAR's 32x32): the graph's own input size, short side resized to it
+  std::vector<int> shape = get("input_shape").empty() ? std::vector<int>{} : ints(get("input_shape"));
+  bool nhwc = get("preprocess_in_graph") == "1";
+  if (shape.size() == 4) m.crop = nhwc ? std::vector<int>{shape[1], shape[2]} : std::vector<int>{shape[2], shape[3]};
   if (!get("preprocess.crop").empty()) m.crop = ints(get("preprocess.crop"));
   if (m.crop.size() == 1) m.crop.push_back(m.crop[0]);
+  m.resize = get("preprocess.resize").empty() ? std::vector<int>{m.crop[0]} : ints(get("preprocess.resize"));
   m.interp = get("preprocess.interp") == "None" ? "" : get("preprocess.interp");
   if (!get("preprocess.mean").empty()) m.mean = floats(get("preprocess.mean"));
   if (!get("preprocess.std").empty()) m.std = floats(get("preprocess.std"));

@@ -18,7 +18,7 @@ struct BadInput : std::runtime_error {
 
 struct Meta {
   std::string model, weights, sha1;
-  std::vector<int> resize{256}, crop{224, 224};  // resize: {short side} or {height, width}; crop: {h, w}
+  std::vector<int> resize{224}, crop{224, 224};  // resize: {short side} or {height, width}; crop: {h, w}
   std::string interp;  // "", area, linear, cubic, nearest ("": area when shrinking, linear when growing)
   std::vector<float> mean{0.485f, 0.456f, 0.406f}, std{0.229f, 0.224f, 0.225f};
   float scale = 1.0f / 255.0f;

@@ -40,13 +40,16 @@ final class Classifier {
         if (model == null) throw new IllegalArgumentException(onnx + " is not a gluonzoo export (no gluonzoo.model)");
         if ("1".equals(m.get("gluonzoo.preprocess_in_graph")))
             throw new IllegalArgumentException("export without --preprocess for OpenCV (it feeds float NCHW)");
-        resize = ints(m.getOrDefault("gluonzoo.preprocess.resize", "256"));
-        int[] c = ints(m.getOrDefault("gluonzoo.preprocess.crop", "224"));
+        // a record without resize/crop (e.g. CIFAR's 32x32): the graph's own input size, short side resized to it
+        int[] shape = ints(m.getOrDefault("gluonzoo.input_shape", "1,3,224,224"));
+        String cropDefault = shape.length == 4 ? shape[2] + "," + shape[3] : "224";
+        int[] c = ints(m.getOrDefault("gluonzoo.preprocess.crop", cropDefault));
         crop = c.length == 1 ? new int[] {c[0], c[0]} : c;
+        resize = ints(m.getOrDefault("gluonzoo.preprocess.resize", String.valueOf(crop[0])));
         String i = m.getOrDefault("gluonzoo.preprocess.interp", "");
         interp = "None".equals(i) ? "" : i;
-        mean = floats(m.getOrDefault("gluonzoo.preprocess.mean", "0,0,0"));
-        std = floats(m.getOrDefault("gluonzoo.preprocess.std", "1,1,1"));
+        mean = floats(m.getOrDefault("gluonzoo.preprocess.mean", "0.485,0.456,0.406"));  // as the C++ service
+        std = floats(m.getOrDefault("gluonzoo.preprocess.std", "0.229,0.224,0.225"));
         scale = Float.parseFloat(m.getOrDefault("gluonzoo.preprocess.scale", String.valueOf(1 / 255.0)));
         String names = m.getOrDefault("gluonzoo.classes", "");
         classes = names.isEmpty() ? List.of() : Arrays.asList(names.split("\n", -1));
