@@ -10,11 +10,14 @@ OUT=${1:-out/deploy}
 ORT_NPM=com.github.asus4.onnxruntime
 ORT_NPM_VERSION=0.4.9                                  # ships ONNX Runtime 1.29.0 (C API version 29)
 ORT_NPM_SHA1=3659f34012db8208ffb7f67d704204cb08792fed   # shasum npm pack reported for that tarball
-APT_PKGS="cmake g++ pkg-config unzip npm openjdk-17-jdk-headless libopencv-dev libopencv-java libcpp-httplib-dev nlohmann-json3-dev"
+APT_LIBS="libopencv-dev libopencv-java libcpp-httplib-dev nlohmann-json3-dev"
+# tools: a command already on PATH (e.g. npm from a Node.js install, a JDK 17) is used as it is
+declare -A TOOLS=([cmake]=cmake [g++]=g++ [pkg-config]=pkg-config [unzip]=unzip [npm]=npm [javac]=openjdk-17-jdk-headless)
 
-missing=$(for p in $APT_PKGS; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
+missing=$(for p in $APT_LIBS; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done
+          for t in "${!TOOLS[@]}"; do command -v "$t" >/dev/null || echo "${TOOLS[$t]}"; done)
 if [ -n "$missing" ]; then
-  echo "build.sh: apt-get install $missing"
+  echo "build.sh: apt-get install" $missing
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 $missing >/dev/null
 fi
