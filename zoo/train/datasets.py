@@ -64,8 +64,8 @@ def opencv_digits(cfg):
 
 def austen(cfg):
     """Jane Austen's six novels (Debian r-cran-janeaustenr): lower-cased word/punctuation tokens, <eos> at each
-    paragraph end (a run of blank lines); per novel the first 90% of lines train, the last 10% test; the 10,000 most frequent training
-    tokens (ties by spelling) plus <unk>. --train-limit / --val-limit cut the streams (tokens)."""
+    paragraph end (a run of blank lines); per novel the first 90% of lines train, the last 10% test; the 10,000
+    most frequent training tokens (ties by spelling) plus <unk>. --train-limit / --val-limit cut the streams."""
     import re
     from collections import Counter
 
