@@ -1,6 +1,7 @@
 """Config strictness, LR schedules, the data order, and the bad inputs a recipe meets before training."""
 import json
 import math
+import os
 
 import numpy as np
 import pytest
@@ -85,3 +86,29 @@ def test_missing_opencv_digits_names_the_debian_package(tmp_path, monkeypatch):
     monkeypatch.setenv('GLUONZOO_OPENCV_DIGITS', str(tmp_path / 'digits.png'))
     with pytest.raises(BadInputError, match='install the Debian package opencv-doc'):
         load_task(TrainConfig(dataset='opencv_digits'))
+
+
+def test_checkpoint_write_is_atomic_and_restores_rng(tmp_path):
+    import random
+
+    import mxnet as mx
+    from mxnet import gluon
+
+    from gluonzoo.train import checkpoint as ckpt
+    net = gluon.nn.Dense(3, in_units=2)
+    net.initialize()
+    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1, 'momentum': 0.9})
+    np.random.seed(4)
+    random.seed(4)
+    state = {'next': {'epoch': 1, 'batch': 0}, 'config': {'a': 1}, 'rng': ckpt.rng_state(), 'history': []}
+    expect = np.random.rand(3), random.random()
+    ckpt.save(ckpt.path_for(str(tmp_path), 1), net, trainer, state)
+    assert os.listdir(tmp_path) == ['epoch-0001.ckpt']  # no temp file or folder left behind
+    # what a crash in the middle of writing epoch 2 leaves: only temp names, which are never picked up
+    (tmp_path / '.epoch-0002.ckpt-abc.part').write_bytes(b'half')
+    (tmp_path / '.ckpt-xyz').mkdir()
+    assert ckpt.latest(str(tmp_path)) == str(tmp_path / 'epoch-0001.ckpt')
+    np.random.seed(0)
+    random.seed(0)
+    ckpt.restore(ckpt.latest(str(tmp_path)), net, trainer, {'a': 1}, mx.cpu())
+    assert np.array_equal(np.random.rand(3), expect[0]) and random.random() == expect[1]
