@@ -144,3 +144,66 @@ class LanguageModel:
             total += float(loss_fn(out, mx.nd.array(y, ctx=ctx)).sum().asscalar()) * len(x)
             count += len(x) * self.eval_batch_size
         return {'ppl': math.exp(total / count), 'loss': total / count}
+
+
+class TextClassification:
+    """Padded token ids (N, L) with valid lengths -> one class each; softmax cross-entropy, top-1 accuracy.
+
+    The net is called as net(ids, token_types, valid_length) (BERTClassifier's signature).
+    """
+
+    def __init__(self, train, val, classes, info, eval_split='test', eval_batch_size=64):
+        self.train, self.val, self.classes, self.info = train, val, classes, info  # (ids, valid, labels) each
+        self.eval_split, self.eval_batch_size = eval_split, eval_batch_size
+
+    def __len__(self):
+        return len(self.train[2])
+
+    def dataset_info(self):
+        return dict(self.info, train_size=len(self.train[2]), eval_size=len(self.val[2]), eval_split=self.eval_split,
+                    max_length=self.train[0].shape[1])
+
+    def _call(self, net, ids, valid, ctx):
+        import mxnet as mx
+        x = mx.nd.array(ids, ctx=ctx)
+        return net(x, mx.nd.zeros_like(x), mx.nd.array(valid, ctx=ctx))
+
+    def settle(self, net, ctx):
+        self._call(net, self.val[0][:2], self.val[1][:2], ctx)
+
+    def num_batches(self, batch_size, workers):
+        return len(self.train[2]) // (batch_size * workers)
+
+    def batches(self, epoch, cfg, rank, workers):
+        order = np.random.RandomState([cfg.seed, epoch]).permutation(len(self.train[2]))
+        for b in range(self.num_batches(cfg.batch_size, workers)):
+            at = (b * workers + rank) * cfg.batch_size
+            idx = np.sort(order[at:at + cfg.batch_size])
+            yield b, tuple(a[idx] for a in self.train)
+
+    def train_step(self, net, batch, cfg, epoch, ctx):
+        import mxnet as mx
+        from mxnet import autograd, gluon
+        ids, valid, y = batch
+        t = np.full((len(y), self.classes), cfg.label_smoothing / self.classes, np.float32)
+        t[np.arange(len(y)), y] += 1.0 - cfg.label_smoothing
+        loss_fn = gluon.loss.SoftmaxCrossEntropyLoss(sparse_label=False)
+        with autograd.record():
+            out = self._call(net, ids, valid, ctx)
+            loss = loss_fn(out, mx.nd.array(t, ctx=ctx))
+        loss.backward()
+        return {'loss': float(loss.sum().asscalar()), 'n': len(y),
+                'top1': float((out.argmax(axis=1).asnumpy().astype(np.int64) == y).sum())}
+
+    def evaluate(self, net, ctx):
+        import mxnet as mx
+        from mxnet import gluon
+        loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+        ids, valid, y = self.val
+        correct = loss = 0.0
+        for at in range(0, len(y), self.eval_batch_size):
+            sl = slice(at, at + self.eval_batch_size)
+            out = self._call(net, ids[sl], valid[sl], ctx)
+            loss += float(loss_fn(out, mx.nd.array(y[sl], ctx=ctx)).sum().asscalar())
+            correct += float((out.argmax(axis=1).asnumpy().astype(np.int64) == y[sl]).sum())
+        return {'top1': correct / len(y), 'loss': loss / len(y)}
