@@ -13,6 +13,7 @@ import contextlib
 import http.client
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -114,6 +115,8 @@ def bad_bodies(tmp):
 
 
 def main():
+    # a SIGTERM (make interrupted, CI timeout) unwinds through the finally blocks that stop the servers
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--build', default='out/deploy', help='what scripts/deploy/build.sh built')
     args = ap.parse_args()
