@@ -54,7 +54,7 @@ def torch_mobilenetv2():
         for k in range(n):
             layers.append(Block(c, o, t, s if k == 0 else 1))
             c = o
-    layers += cbr(c, 1280) + [nn.AdaptiveAvgPool2d(1), nn.Conv2d(1280, 1000, 1), nn.Flatten()]
+    layers += cbr(c, 1280) + [nn.AdaptiveAvgPool2d(1), nn.Conv2d(1280, 1000, 1, bias=False), nn.Flatten()]  # head_bias=False
     return nn.Sequential(*layers)
 
 
