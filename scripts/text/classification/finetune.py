@@ -35,20 +35,8 @@ def build(cfg, classes):
 
 
 def main(argv=None):
-    from gluonzoo.errors import GluonzooError
-    from gluonzoo.train import fit, parse_args, precheck
-    from gluonzoo.train.datasets import load_task
-    try:
-        cfg = parse_args(argv, DEFAULTS, description=__doc__.splitlines()[0])
-        precheck(cfg)
-        task = load_task(cfg)
-        result = fit(cfg, task, net=build(cfg, task.classes), argv=argv)
-    except (GluonzooError, ValueError, FileNotFoundError) as e:
-        print(f'finetune.py: error: {e}', file=sys.stderr)
-        return 2
-    print(f'{result["split"]} ' + ' '.join(f'{k} {v:.4f}' for k, v in result['metrics'].items()))
-    print(f'weights {result["weights_path"]} sha1 {result["weights_sha1"]}')
-    return 0
+    from gluonzoo.train.recipe import run_recipe
+    return run_recipe(argv, DEFAULTS, __doc__, build=build)
 
 
 if __name__ == '__main__':
