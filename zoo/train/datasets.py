@@ -128,8 +128,57 @@ def wordnet_glosses(cfg, max_length=48):
     return TextClassification(tr, te, len(LEXNAMES), info)
 
 
+def trans_de_en(cfg, max_words=8, max_pieces=16, vocab_size=4000):
+    """German -> English phrase pairs of the Ding dictionary (Debian trans-de-en): the first synonym of each side,
+    grammar notes ({n}, [zool.], (...)) removed, at most `max_words` words a side, duplicates dropped;
+    corpora.split's hash-based 80/10/10 train/dev/test (each in hash order: the file is alphabetical), test
+    evaluated. One SentencePiece unigram model shared by both languages (as transformer_en_de_512's shared BPE),
+    trained on the (limited) training split with one thread and no shuffling, so the same config gives the same
+    pieces; pairs over `max_pieces` pieces a side are dropped. --train-limit / --val-limit take the first N."""
+    import hashlib
+    import re
+    import tempfile
+
+    import numpy as np
+
+    from ..text.data.corpora import split, trans_de_en as read_pairs
+    from ..text.tokenizers import SentencePieceTokenizer, train_sentencepiece
+    from .tasks import Translation
+    notes = re.compile(r'\{[^}]*\}|\[[^\]]*\]|\([^)]*\)')
+    pairs, seen = [], set()
+    for de, en in read_pairs():
+        de, en = (' '.join(notes.sub(' ', s.split(';')[0]).split()) for s in (de, en))
+        if de and en and len(de.split()) <= max_words and len(en.split()) <= max_words and (de, en) not in seen:
+            seen.add((de, en))
+            pairs.append((de, en))
+    train, _, test = (sorted(part, key=lambda ex: hashlib.sha1('\t'.join(ex).encode()).digest())
+                      for part in split(pairs))
+    train, test = train[:cfg.train_limit or None], test[:cfg.val_limit or None]
+    with tempfile.TemporaryDirectory() as tmp:
+        model = train_sentencepiece([s for pair in train for s in pair], f'{tmp}/spm', vocab_size=vocab_size,
+                                    hard_vocab_limit=False, num_threads=1, shuffle_input_sentence=False,
+                                    character_coverage=1.0, pad_id=0, unk_id=1, bos_id=2, eos_id=3)
+        tok = SentencePieceTokenizer(model)  # loaded into memory: the temporary file can go
+    bos, eos = tok.token_to_id('<s>'), tok.token_to_id('</s>')
+
+    def encode(part):
+        src, tgt = tok.encode_batch([d for d, _ in part]), tok.encode_batch([e for _, e in part])
+        keep = [i for i in range(len(part)) if len(src[i]) <= max_pieces and len(tgt[i]) <= max_pieces]
+        s = np.zeros((len(keep), max_pieces + 1), np.float32)  # source + <eos>
+        t = np.zeros((len(keep), max_pieces + 2), np.float32)  # <bos> + target + <eos>
+        sv, tv = np.zeros(len(keep), np.float32), np.zeros(len(keep), np.float32)
+        for row, i in enumerate(keep):
+            s[row, :len(src[i]) + 1], sv[row] = src[i] + [eos], len(src[i]) + 1
+            t[row, :len(tgt[i]) + 2], tv[row] = [bos] + tgt[i] + [eos], len(tgt[i]) + 2
+        return (s, sv, t, tv), [part[i][1] for i in keep]
+    (tr, _), (te, refs) = encode(train), encode(test)
+    info = {'name': 'trans_de_en', 'source': 'Debian trans-de-en', 'train_split': 'train', 'direction': 'de-en',
+            'checksum': checksum(*tr, *te), 'tokenizer': f'sentencepiece unigram {tok.vocab_size} (train split)'}
+    return Translation(tr, te, refs, tok, info, bos_id=bos, eos_id=eos)
+
+
 DATASETS = {'fashion_mnist': fashion_mnist, 'opencv_digits': opencv_digits, 'austen': austen,
-            'wordnet_glosses': wordnet_glosses}
+            'wordnet_glosses': wordnet_glosses, 'trans_de_en': trans_de_en}
 
 
 def load_task(cfg):

@@ -207,3 +207,96 @@ class TextClassification:
             loss += float(loss_fn(out, mx.nd.array(y[sl], ctx=ctx)).sum().asscalar())
             correct += float((out.argmax(axis=1).asnumpy().astype(np.int64) == y[sl]).sum())
         return {'top1': correct / len(y), 'loss': loss / len(y)}
+
+
+class Translation:
+    """Sequence to sequence: padded source / target ids with valid lengths (NMTModel's call), per-token softmax
+    cross-entropy (teacher forcing); evaluation: corpus BLEU of greedy decodes against the reference strings.
+
+    `train` and `val` are (src (N, Ls), src_valid, tgt (N, Lt), tgt_valid) float32 arrays, each target
+    <bos> .. <eos>; `val_refs` the detokenized reference of each val row; `tokenizer` decodes ids to text.
+    """
+
+    def __init__(self, train, val, val_refs, tokenizer, info, bos_id, eos_id, eval_split='test',
+                 eval_batch_size=256):
+        self.train, self.val, self.val_refs, self.tokenizer, self.info = train, val, val_refs, tokenizer, info
+        self.bos_id, self.eos_id = bos_id, eos_id
+        self.eval_split, self.eval_batch_size = eval_split, eval_batch_size
+
+    def __len__(self):
+        return len(self.train[0])
+
+    def dataset_info(self):
+        return dict(self.info, train_size=len(self.train[0]), eval_size=len(self.val[0]),
+                    eval_split=self.eval_split, vocab_size=self.tokenizer.vocab_size,
+                    max_src_length=self.train[0].shape[1], max_tgt_length=self.train[2].shape[1])
+
+    def model_kwargs(self):
+        # the position tables only need the longest sequence the data holds (+1: the decoder's own margin)
+        return {'vocab_size': self.tokenizer.vocab_size, 'max_src_length': self.train[0].shape[1],
+                'max_tgt_length': self.train[2].shape[1] + 1}
+
+    @staticmethod
+    def _call(net, arrays, ctx):
+        import mxnet as mx
+        src, src_valid, tgt, tgt_valid = (mx.nd.array(a, ctx=ctx) for a in arrays)
+        # teacher forcing: read <bos> w1 .. wn, predict w1 .. wn <eos>
+        return net(src, tgt[:, :-1], src_valid, tgt_valid - 1), tgt[:, 1:], tgt_valid - 1
+
+    def _loss(self, out, label, valid, smoothing):
+        """Per-sentence loss whose batch sum is (batch size) x (mean loss per target token)."""
+        import mxnet as mx
+        from mxnet import gluon
+        mask = mx.nd.broadcast_lesser(mx.nd.arange(label.shape[1], ctx=label.context).reshape(1, -1),
+                                      valid.reshape(-1, 1))
+        if smoothing:
+            v = out.shape[-1]
+            label = mx.nd.one_hot(label, v) * (1.0 - smoothing) + smoothing / v
+        loss_fn = gluon.loss.SoftmaxCrossEntropyLoss(axis=-1, sparse_label=not smoothing)
+        per_token = loss_fn(out, label, mx.nd.expand_dims(mask, axis=2)) * label.shape[1]  # sum over steps
+        return per_token / (valid.sum() / valid.shape[0])
+
+    def settle(self, net, ctx):
+        self._call(net, tuple(a[:2] for a in self.val), ctx)
+
+    def num_batches(self, batch_size, workers):
+        return len(self.train[0]) // (batch_size * workers)
+
+    def batches(self, epoch, cfg, rank, workers):
+        order = np.random.RandomState([cfg.seed, epoch]).permutation(len(self.train[0]))
+        for b in range(self.num_batches(cfg.batch_size, workers)):
+            at = (b * workers + rank) * cfg.batch_size
+            idx = np.sort(order[at:at + cfg.batch_size])
+            yield b, tuple(a[idx] for a in self.train)
+
+    def train_step(self, net, batch, cfg, epoch, ctx):
+        from mxnet import autograd
+        with autograd.record():
+            out, label, valid = self._call(net, batch, ctx)
+            loss = self._loss(out, label, valid, cfg.label_smoothing)
+        loss.backward()
+        return {'loss': float(loss.sum().asscalar()), 'n': len(batch[0])}
+
+    def translate(self, net, ctx):
+        """Greedy decodes of every val source (gluonzoo.text.decoding), as text."""
+        import mxnet as mx
+        from ..text.decoding import greedy_search, nmt_step_fn
+        src, src_valid = self.val[0], self.val[1]
+        max_length = self.val[2].shape[1]
+        out = []
+        for i in range(len(src)):
+            n = int(src_valid[i])
+            step = nmt_step_fn(net, mx.nd.array(src[i:i + 1, :n], ctx=ctx))
+            ids = greedy_search(step, [[self.bos_id]], eos_id=self.eos_id, max_length=max_length)[0]
+            out.append(self.tokenizer.decode([t for t in ids[1:] if t != self.eos_id]))
+        return out
+
+    def evaluate(self, net, ctx):
+        from ..text.metrics import corpus_bleu
+        loss = 0.0
+        for at in range(0, len(self.val[0]), self.eval_batch_size):
+            out, label, valid = self._call(net, tuple(a[at:at + self.eval_batch_size] for a in self.val), ctx)
+            per_sentence = self._loss(out, label, valid, 0.0)
+            loss += float(per_sentence.sum().asscalar()) * float(valid.mean().asscalar())  # summed over tokens
+        hyps = self.translate(net, ctx)
+        return {'bleu': corpus_bleu(hyps, [self.val_refs]), 'loss': loss / float((self.val[3] - 1).sum())}
