@@ -2,19 +2,20 @@
 import numpy as np
 
 from .image import read_image
-from .transforms import imagenet_eval
+from .transforms import from_preprocess
 
 
 def classify(net, images, topk=5, batch_size=8):
     """Top-k (label, probability) lists for image paths or RGB arrays, preprocessed as `net.weights` says."""
     import mxnet as mx
-    pre = dict(getattr(net, 'weights', None).preprocess if getattr(net, 'weights', None) else {})
+    w = getattr(net, 'weights', None)
+    transform = from_preprocess(w.preprocess if w else {})  # the record's preset, as the data loaders use it
     labels = getattr(net, 'classes', None)
     ctx = next(iter(net.collect_params().values())).list_ctx()[0]
     results = []
     for i in range(0, len(images), batch_size):
         batch = [read_image(x) if not isinstance(x, np.ndarray) else x for x in images[i:i + batch_size]]
-        x = mx.nd.array(np.concatenate([imagenet_eval(b, **pre) for b in batch]), ctx=ctx)
+        x = mx.nd.array(np.stack([transform(b) for b in batch]), ctx=ctx)
         prob = mx.nd.softmax(net(x)).asnumpy()
         for p in prob:
             idx = np.argsort(-p)[:topk]

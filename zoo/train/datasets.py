@@ -10,18 +10,22 @@ from .tasks import ImageClassification
 _FASHION_MNIST = dict(mean=(0.2860,), std=(0.3530,), size=28)
 
 
-def fashion_mnist(cfg):
-    """Fashion-MNIST (Debian dataset-fashion-mnist): train 60k -> test 10k, 10 classes, 28x28 grey."""
-    from ..vision.data import load_fashion_mnist
-    (xtr, ytr), (xte, yte) = load_fashion_mnist('train'), load_fashion_mnist('test')
-    info = {'name': 'fashion_mnist', 'source': 'Debian dataset-fashion-mnist', 'train_split': 'train',
-            'checksum': checksum(xtr, ytr, xte, yte)}
+def _image_task(cfg, name, source, xtr, ytr, xte, yte, norm):
+    """A 10-class train -> test image task; the checksum covers the whole data set, before any --*-limit cut."""
+    info = {'name': name, 'source': source, 'train_split': 'train', 'checksum': checksum(xtr, ytr, xte, yte)}
     if cfg.train_limit:
         xtr, ytr = xtr[:cfg.train_limit], ytr[:cfg.train_limit]
     if cfg.val_limit:
         xte, yte = xte[:cfg.val_limit], yte[:cfg.val_limit]
-    return ImageClassification(ArrayData(xtr, ytr, augment=cfg.augment, **_FASHION_MNIST),
-                               ArrayData(xte, yte, **_FASHION_MNIST), 10, info, eval_split='test')
+    return ImageClassification(ArrayData(xtr, ytr, augment=cfg.augment, **norm), ArrayData(xte, yte, **norm), 10,
+                               info, eval_split='test')
+
+
+def fashion_mnist(cfg):
+    """Fashion-MNIST (Debian dataset-fashion-mnist): train 60k -> test 10k, 10 classes, 28x28 grey."""
+    from ..vision.data import load_fashion_mnist
+    (xtr, ytr), (xte, yte) = load_fashion_mnist('train'), load_fashion_mnist('test')
+    return _image_task(cfg, 'fashion_mnist', 'Debian dataset-fashion-mnist', xtr, ytr, xte, yte, _FASHION_MNIST)
 
 
 #: OpenCV's handwritten digits sheet (Debian opencv-doc): 50 rows x 100 columns of 20x20 cells, 5 rows a digit
@@ -52,14 +56,8 @@ def opencv_digits(cfg):
     # interleaved (0, 1, ..., 9, 0, 1, ...): the first N of a split cover every digit, for --train/val-limit
     xtr, ytr = big[:, :400].swapaxes(0, 1).reshape(-1, 3, 60, 60), labels[:, :400].T.reshape(-1)
     xte, yte = big[:, 400:].swapaxes(0, 1).reshape(-1, 3, 60, 60), labels[:, 400:].T.reshape(-1)
-    info = {'name': 'opencv_digits', 'source': 'Debian opencv-doc examples/data/digits.png', 'train_split': 'train',
-            'checksum': checksum(xtr, ytr, xte, yte)}
-    if cfg.train_limit:
-        xtr, ytr = xtr[:cfg.train_limit], ytr[:cfg.train_limit]
-    if cfg.val_limit:
-        xte, yte = xte[:cfg.val_limit], yte[:cfg.val_limit]
-    return ImageClassification(ArrayData(xtr, ytr, augment=cfg.augment, **_IMAGENET),
-                               ArrayData(xte, yte, **_IMAGENET), 10, info, eval_split='test')
+    return _image_task(cfg, 'opencv_digits', 'Debian opencv-doc examples/data/digits.png', xtr, ytr, xte, yte,
+                       _IMAGENET)
 
 
 def austen(cfg):
