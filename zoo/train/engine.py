@@ -97,6 +97,27 @@ class _AuxSync:
             p.set_data(p.data() / self.kv.num_workers)
 
 
+def _broadcast_weights(trainer):
+    """Give every dist worker rank 0's weights before the first gradient allreduce, and wait until they have them.
+
+    MXNet 1.9.1's Trainer broadcasts lazily, inside the first allreduce_grads, under the same kvstore keys the
+    gradients then use, and with update_on_kvstore=False the server's value of a key becomes the first summed
+    gradient. Rank 0's broadcast pull writes into its weight array, so it waits behind the first backward (which
+    reads that array) and can reach the server after both workers pushed that key's first gradient: rank 0 then
+    starts from a gradient sum instead of the weight (seen: one conv weight, about 1 run in 8 on 2 loaded cores).
+    So the engine makes the Trainer's own lazy calls itself, at the same point, and waits for the pulls before any
+    gradient is pushed. (Making them before the first backward instead crashed the server with 'init 4 first'.)
+    A no-op once the kvstore is initialized.
+    """
+    import mxnet as mx
+    if trainer._kv_initialized and not trainer._params_to_init:
+        return
+    if not trainer._kv_initialized:
+        trainer._init_kvstore()
+    trainer._init_params()
+    mx.nd.waitall()
+
+
 def precheck(cfg, lead=True):
     """The checkpoint a run of `cfg` resumes from (None for a fresh run), refusing what cannot be continued:
     --resume without a checkpoint, a corrupt one or one made by another config, or a fresh run into an --out that
@@ -173,6 +194,8 @@ def fit(cfg, task, net=None, argv=None):
             lr = lr_at(cfg, epoch + b / nb)
             trainer.set_learning_rate(lr)
             stats = task.train_step(net, batch, cfg, epoch, ctx)
+            if kv:
+                _broadcast_weights(trainer)
             trainer.allreduce_grads()
             if cfg.clip_gradient:
                 # the gradients are sums over the global batch; the limit is on their mean
