@@ -1,7 +1,7 @@
 """The Transformer encoder-decoder for translation, parameter-compatible with GluonNLP 0.10.0's
 `transformer_en_de_512` NMTModel (Vaswani et al., arXiv:1706.03762).
 
-Layout: blocks -> model -> registered builder. Names follow GluonNLP (`encoder.transformer_cells.N.attention_cell.
+Layout: blocks -> model -> registered builders. Names follow GluonNLP (`encoder.transformer_cells.N.attention_cell.
 proj_query.weight`, `decoder.transformer_cells.N.attention_cell_inter...`, `src_embed.0.weight`, `tgt_proj.bias`);
 GluonNLP's `one_step_ahead_decoder` shares every parameter with `decoder`, so here it is the same block under both
 names and a GluonNLP file loads strictly. Masked softmax is GluonNLP's: masked scores are replaced by -1e18 and
@@ -220,7 +220,7 @@ class NMTModel(HybridBlock):
         return out[:, -1, :]
 
 
-# -- registered builder -------------------------------------------------------------------------------------------
+# -- registered builders ------------------------------------------------------------------------------------------
 def _nmt_inputs(batch=2, src_len=6, tgt_len=5, vocab=20):
     def make():
         mx.random.seed(0)
@@ -230,11 +230,22 @@ def _nmt_inputs(batch=2, src_len=6, tgt_len=5, vocab=20):
     return make
 
 
-@register_model(task='translation', head=None, protected=('vocab_size', 'units', 'hidden_size', 'num_layers',
-                                                          'num_heads', 'max_src_length', 'max_tgt_length'),
-                test_input=_nmt_inputs(), test_kwargs=dict(vocab_size=20, units=16, hidden_size=32, num_layers=2,
-                                                           num_heads=4))
+_REG = dict(task='translation', head=None, test_input=_nmt_inputs(),
+            protected=('vocab_size', 'units', 'hidden_size', 'num_layers', 'num_heads', 'max_src_length',
+                       'max_tgt_length'),
+            test_kwargs=dict(vocab_size=20, units=16, hidden_size=32, num_layers=2, num_heads=4))
+
+
+@register_model(**_REG)
 def transformer_en_de_512(vocab_size=36794, units=512, hidden_size=2048, num_layers=6, num_heads=8, dropout=0.1,
                           max_src_length=530, max_tgt_length=549):
     """Transformer-base for WMT En-De, shared BPE vocabulary (arXiv:1706.03762)."""
+    return NMTModel(vocab_size, units, hidden_size, num_layers, num_heads, dropout, max_src_length, max_tgt_length)
+
+
+@register_model(**_REG)
+def transformer_de_en_128(vocab_size=4000, units=128, hidden_size=256, num_layers=2, num_heads=4, dropout=0.1,
+                          max_src_length=17, max_tgt_length=19):
+    """transformer_en_de_512's structure shrunk to 2 layers of 128 units, 4 heads: gluonzoo's German -> English
+    phrase model (arXiv:1706.03762)."""
     return NMTModel(vocab_size, units, hidden_size, num_layers, num_heads, dropout, max_src_length, max_tgt_length)
