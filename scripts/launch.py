@@ -4,9 +4,10 @@
 
 The scheduler and the servers are `python -c "import mxnet"` with DMLC_ROLE set (importing mxnet with that role
 runs the parameter server and returns when the job ends); the workers run the command. Every process gets its own
-process group; when a worker fails, when the job outlives --timeout, or when this script is interrupted, every
-group it started is killed (SIGTERM, then SIGKILL), so nothing is left behind. The exit status is the first
-failing worker's, or 0. See docs/training.md for several machines and for Horovod.
+process group; when a worker fails, when a scheduler or server dies before the workers are done, when the job
+outlives --timeout, or when this script is interrupted, every group it started is killed (SIGTERM, then SIGKILL),
+so nothing is left behind. The exit status is the first failing worker's (1 for a failed scheduler or server, 124
+for a timeout), or 0. See docs/training.md for several machines and for Horovod.
 """
 import argparse
 import os
@@ -84,6 +85,15 @@ def launch(command, workers, servers, timeout=None, log=sys.stderr):
             if failed:
                 status = failed[0]
                 print(f'launch: a worker exited with {status}; stopping the job', file=log, flush=True)
+                break
+            # a scheduler or server that fails leaves the workers waiting for it forever (one that exits with 0
+            # does so once every worker has finalized its kvstore: the job is ending)
+            dead = [(role, p) for role, p in zip(roles, procs) if role != 'worker' and p.poll() not in (None, 0)]
+            if dead:
+                role, p = dead[0]
+                status = 1
+                print(f'launch: the {role} (pid {p.pid}) exited with {p.returncode} while workers ran; stopping the '
+                      'job', file=log, flush=True)
                 break
             if all(c == 0 for c in codes):
                 # the scheduler and servers leave by themselves once every worker has finalized the kvstore

@@ -35,12 +35,22 @@ def test_two_workers_one_server_end_identical_and_loss_falls(tmp_path):
     assert sorted(pids.values()) == ['scheduler', 'server', 'worker', 'worker']
     assert not [pid for pid in pids if _alive(pid)]
     # rank 0 writes the zoo file, rank 1 worker-1.params: the same bytes, BatchNorm statistics included
-    assert sha1(weights_file(out)) == sha1(out / 'worker-1.params')
+    full = sha1(weights_file(out))
+    assert full == sha1(out / 'worker-1.params')
     with open(out / 'train.jsonl') as f:
         records = [json.loads(line) for line in f]
     epochs = [r for r in records if r['type'] == 'epoch']
     assert epochs[1]['train']['loss'] < epochs[0]['train']['loss']
     assert records[0]['config']['kvstore'] == 'dist_sync'
+
+    # as if killed during epoch 2: --resume continues from epoch 1's checkpoint to the same bytes on both workers
+    for f in [out / 'epoch-0002.ckpt', out / 'worker-1.params', weights_file(out)]:
+        os.remove(f)
+    p, pids = _launch(['-n', '2', '-s', '1', '--timeout', '240'],
+                      recipe_cmd('--epochs', '2', '--kvstore', 'dist_sync', '--out', str(out), '--resume'))
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert not [pid for pid in pids if _alive(pid)]
+    assert sha1(weights_file(out)) == sha1(out / 'worker-1.params') == full
 
 
 def test_a_failing_worker_stops_the_whole_job(tmp_path):
@@ -49,6 +59,20 @@ def test_a_failing_worker_stops_the_whole_job(tmp_path):
     p, pids = _launch(['-n', '2', '-s', '1'], [sys.executable, '-c', 'import sys; sys.exit(3)'])
     assert p.returncode == 3 and 'a worker exited with 3' in p.stderr
     assert len(pids) == 4 and not [pid for pid in pids if _alive(pid)]
+    assert time.time() - t0 < 60
+
+
+def test_a_failing_server_stops_the_whole_job(monkeypatch):
+    # MXNet's server aborts on a protocol error ('init N first'); the workers would then wait for it forever
+    import importlib.util
+    import io
+    spec = importlib.util.spec_from_file_location('launch', LAUNCH)
+    launch = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(launch)
+    monkeypatch.setattr(launch, 'ROLE_CODE', 'import os, sys; sys.exit(6 if os.environ["DMLC_ROLE"] == "server" else 0)')
+    log, t0 = io.StringIO(), time.time()
+    status = launch.launch([sys.executable, '-c', 'import time; time.sleep(600)'], 1, 1, timeout=120, log=log)
+    assert status == 1 and 'the server' in log.getvalue() and 'exited with 6 while workers ran' in log.getvalue()
     assert time.time() - t0 < 60
 
 

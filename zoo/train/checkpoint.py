@@ -131,7 +131,18 @@ def restore(path, net, trainer, fingerprint, ctx):
             with open(os.path.join(tmp, name), 'wb') as fh:
                 fh.write(data)
         net.load_parameters(os.path.join(tmp, 'p'), ctx=ctx)
-        trainer.load_states(os.path.join(tmp, 't'))
+    _load_states(trainer, states)
     set_rng_state(meta['rng'])
     return meta
 
+
+def _load_states(trainer, data):
+    """Trainer.load_states for the engine's trainers, which update on the workers (no kvstore, or a dist one with
+    update_on_kvstore=False), minus the kvstore initialization load_states starts with: on a dist kvstore that
+    initialization, made before any backward, kills MXNet 1.9.1's server ('init 4 first'); the engine makes it at
+    the first step (engine._broadcast_weights). The rest is what load_states does for this case."""
+    for updater in trainer._updaters:
+        updater.set_states(data)
+        updater.optimizer = trainer._updaters[0].optimizer
+    trainer._optimizer = trainer._updaters[0].optimizer
+    trainer._optimizer.param_dict = dict(enumerate(trainer._params))

@@ -159,9 +159,13 @@ def fit(cfg, task, net=None, argv=None):
     if cfg.optimizer in ('sgd', 'nag'):
         opt['momentum'] = cfg.momentum
     # update_on_kvstore=False: workers update locally from the summed gradients, so each holds its optimizer
-    # state and can checkpoint it (states on the servers cannot be saved in dist mode)
-    trainer = gluon.Trainer(net.collect_params(), cfg.optimizer, opt, kvstore=kv,
-                            update_on_kvstore=False if kv else None)
+    # state and can checkpoint it (states on the servers cannot be saved in dist mode). A dist Trainer gets the
+    # trained parameters only: it would also broadcast worker 0's BatchNorm running statistics at its first step,
+    # which _AuxSync owns (and then a resumed run would see that broadcast once more than an uninterrupted one).
+    params = net.collect_params()
+    if kv:
+        params = {k: p for k, p in params.items() if p.grad_req != 'null'}
+    trainer = gluon.Trainer(params, cfg.optimizer, opt, kvstore=kv, update_on_kvstore=False if kv else None)
     aux_sync = _AuxSync(kv, net) if kv and workers > 1 else None
 
     log_path = cfg.log or os.path.join(cfg.out, 'train.jsonl')
