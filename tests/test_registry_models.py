@@ -1,14 +1,14 @@
 """Tests that run over the whole registry: every arch builds and runs; every weights record is well formed."""
-import os
 
 import mxnet as mx
 import numpy as np
 import pytest
 
 import gluonzoo as gz
+from gluonzoo.logs import check_weights
 from gluonzoo.registry import count_params, get_entry
+from gluonzoo.train.rerun import recipe_command
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARCHS = gz.list_models()
 RECORDS = gz.list_models(tags=True)
 
@@ -46,12 +46,17 @@ def test_weights_record(name):
     assert w.name == name
     entry = get_entry(w.arch)
     assert sum(r.default for r in entry.weights.values()) == 1
-    # num_params recomputed from the net the record's config builds
+    # num_params recomputed from the net the record's config builds (text nets take the registry's small inputs)
     net = gz.get_model(name, pretrained=False)
-    net(mx.nd.zeros(w.input_shape))
+    net(*(entry.example_inputs() if callable(entry.test_input) else (mx.nd.zeros(w.input_shape),)))
     assert count_params(net) == w.num_params
     if w.log:
-        assert os.path.isfile(os.path.join(ROOT, w.log)), w.log
+        # a checkpoint gluonzoo trained: its log is here, ends with this file, and was written by the very command
+        # (and one-thread environment) the record names, which `gluonzoo train` reruns
+        header = check_weights(w).header
+        env, argv = recipe_command(w)
+        assert header['command'] == argv
+        assert {k: header['env'][k] for k in env} == env
     if w.classes:
         from gluonzoo.registry import _class_names
         assert len(_class_names(w)) == w.num_classes

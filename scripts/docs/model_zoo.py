@@ -7,6 +7,7 @@ import sys
 
 import gluonzoo as gz
 
+METRICS = ('top1', 'top5', 'ppl', 'bleu')  # the headline figures a record's metrics may hold
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'docs', 'model_zoo.md')
 
 
@@ -14,15 +15,16 @@ def render():
     lines = ['# Model zoo', '',
              'Generated from the registry by `scripts/docs/model_zoo.py`; do not edit by hand. Metrics are the '
              "source's published figures unless a log is linked.", '',
-             '| checkpoint | task | params | top-1 | top-5 | sha1 | source | log |',
-             '|---|---|---:|---:|---:|---|---|---|']
+             '| checkpoint | task | params | metrics | sha1 | source | log |',
+             '|---|---|---:|---|---|---|---|']
     for name in gz.list_models(tags=True):
         w = gz.get_weights(name)
         m = w.metrics
         default = ' (default)' if w.default else ''
         log = f'[{os.path.basename(w.log)}](../{w.log})' if w.log else '-'
-        lines.append(f'| `{name}`{default} | {w.task} | {w.num_params / 1e6:.2f}M | {m.get("top1", "-")} | '
-                     f'{m.get("top5", "-")} | `{w.sha1[:8]}` | {w.source.describe()} | {log} |')
+        metrics = ', '.join(f'{k} {m[k]}' for k in METRICS if k in m) or '-'
+        lines.append(f'| `{name}`{default} | {w.task} | {w.num_params / 1e6:.2f}M | {metrics} | `{w.sha1[:8]}` | '
+                     f'{w.source.describe()} | {log} |')
     return '\n'.join(lines) + '\n'
 
 

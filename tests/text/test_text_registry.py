@@ -2,9 +2,9 @@
 import gluonzoo as gz
 
 FAMILIES = ['awd_lstm_lm_1150', 'awd_lstm_lm_600', 'bert_12_768_12', 'bert_12_768_12_classifier',
-            'bert_12_768_12_qa', 'bert_24_1024_16', 'bert_6_384_12', 'distilbert_6_768_12', 'gpt2_117m', 'gpt2_345m',
-            'roberta_12_768_12', 'roberta_24_1024_16', 'standard_lstm_lm_1500', 'standard_lstm_lm_200',
-            'standard_lstm_lm_650', 'transformer_en_de_512']
+            'bert_12_768_12_qa', 'bert_24_1024_16', 'bert_6_384_12', 'bert_6_384_12_classifier', 'distilbert_6_768_12',
+            'gpt2_117m', 'gpt2_345m', 'roberta_12_768_12', 'roberta_24_1024_16', 'standard_lstm_lm_1500',
+            'standard_lstm_lm_200', 'standard_lstm_lm_650', 'transformer_de_en_128', 'transformer_en_de_512']
 
 
 def test_list_task_text(capsys):

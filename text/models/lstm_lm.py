@@ -1,7 +1,7 @@
 """LSTM language models, parameter-compatible with GluonNLP 0.10.0's `StandardRNN` (Zaremba et al.,
 arXiv:1409.2329) and `AWDRNN` (Merity et al., arXiv:1708.02182).
 
-Layout: model -> registered builders. Inputs are time-major (length, batch) ids, as GluonNLP's; outputs are
+Layout: model -> weights record -> registered builders. Inputs are time-major (length, batch) ids, as GluonNLP's; outputs are
 (scores (length, batch, vocab), states), states as the gluon LSTM layers return them. The decoder shares the
 embedding matrix when tie_weights=True (GluonNLP's files then hold it twice: embedding.0.weight, decoder.0.weight).
 
@@ -14,6 +14,7 @@ import mxnet as mx
 from mxnet.gluon import HybridBlock, nn, rnn
 
 from ...registry import register_model
+from ...weights import ONE_THREAD, Source, Weights
 
 
 class WeightDropLSTM(rnn.LSTM):
@@ -126,6 +127,22 @@ class AWDRNN(_LM):
         return self.decoder(x), out_states
 
 
+# -- weights records ----------------------------------------------------------------------------------------------
+# Trained by gluonzoo (scripts/text/lm, its README has the numbers); 19 MB, so rebuilt by its recipe, not shipped.
+# Its vocabulary (the 10,000 commonest training tokens + <unk>) comes from the data: gluonzoo.train.datasets.austen.
+STANDARD_LSTM_LM_200_AUSTEN = Weights(
+    arch='standard_lstm_lm_200', tag='austen', default=True, task='language-model',
+    sha1='9f983a98d7969953b62aac31c515881b77fa82dd', num_params=2653602,
+    metrics={'ppl': 87.51, 'split': "Jane Austen's novels, last 10% of each (88,441 tokens)",
+             'source': 'logs/standard_lstm_lm_200.austen.jsonl'},
+    recipe=f'{ONE_THREAD} scripts/text/lm/train.py --progress 0 --epochs 2 --out out/austen '
+           '--log out/standard_lstm_lm_200.austen.jsonl',
+    log='logs/standard_lstm_lm_200.austen.jsonl', check={'log': {'ppl': 0.05}}, config={'vocab_size': 10002},
+    preprocess={'tokenizer': 'lower-cased words and punctuation, <eos> per paragraph', 'vocab': 'austen top 10,000'},
+    source=Source(kind='recipe'), input_shape=(35, 1),
+    license='public domain (the novels, Debian r-cran-janeaustenr)', paper='https://arxiv.org/abs/1409.2329')
+
+
 # -- registered builders ------------------------------------------------------------------------------------------
 def _lm_inputs(length=5, batch=2, vocab=20):
     def make():
@@ -141,7 +158,7 @@ _TINY_STD = dict(vocab_size=20, embed_size=8, hidden_size=8)
 _TINY_AWD = dict(vocab_size=20, embed_size=8, hidden_size=12)
 
 
-@register_model(test_kwargs=_TINY_STD, **_REG)
+@register_model(weights=[STANDARD_LSTM_LM_200_AUSTEN], test_kwargs=_TINY_STD, **_REG)
 def standard_lstm_lm_200(vocab_size=33278, embed_size=200, hidden_size=200, num_layers=2, dropout=0.2,
                          tie_weights=True):
     """2-layer LSTM LM, 200 units, tied (arXiv:1409.2329); vocab_size defaults to WikiText-2's."""

@@ -1,7 +1,7 @@
 """The Transformer encoder-decoder for translation, parameter-compatible with GluonNLP 0.10.0's
 `transformer_en_de_512` NMTModel (Vaswani et al., arXiv:1706.03762).
 
-Layout: blocks -> model -> registered builders. Names follow GluonNLP (`encoder.transformer_cells.N.attention_cell.
+Layout: blocks -> model -> weights record -> registered builders. Names follow GluonNLP (`encoder.transformer_cells.N.attention_cell.
 proj_query.weight`, `decoder.transformer_cells.N.attention_cell_inter...`, `src_embed.0.weight`, `tgt_proj.bias`);
 GluonNLP's `one_step_ahead_decoder` shares every parameter with `decoder`, so here it is the same block under both
 names and a GluonNLP file loads strictly. Masked softmax is GluonNLP's: masked scores are replaced by -1e18 and
@@ -15,6 +15,7 @@ import numpy as np
 from mxnet.gluon import HybridBlock, nn
 
 from ...registry import register_model
+from ...weights import ONE_THREAD, Source, Weights
 
 _NEG = -1e18
 
@@ -220,6 +221,23 @@ class NMTModel(HybridBlock):
         return out[:, -1, :]
 
 
+# -- weights records ----------------------------------------------------------------------------------------------
+# Trained by gluonzoo (scripts/text/nmt, its README has the numbers); 10 MB, so rebuilt by its recipe, not shipped.
+# The SentencePiece model it reads and writes comes from the same data: gluonzoo.train.datasets.trans_de_en.
+TRANSFORMER_DE_EN_128_DING = Weights(
+    arch='transformer_de_en_128', tag='ding', default=True, task='translation',
+    sha1='eeb6a059afec6eb19b6471224330cde2c4c41e4b', num_params=1175968,
+    metrics={'bleu': 3.67, 'split': 'Ding de-en phrase pairs, test (981), greedy',
+             'source': 'logs/transformer_de_en_128.ding.jsonl'},
+    recipe=f'{ONE_THREAD} scripts/text/nmt/train.py --progress 0 --epochs 3 --out out/nmt '
+           '--log out/transformer_de_en_128.ding.jsonl',
+    log='logs/transformer_de_en_128.ding.jsonl', check={'log': {'bleu': 0.3}},
+    config={'vocab_size': 4000, 'max_src_length': 17, 'max_tgt_length': 19},
+    preprocess={'tokenizer': 'sentencepiece unigram 4000, trained on the training split', 'bos': '<s>', 'eos': '</s>'},
+    source=Source(kind='recipe'), input_shape=(1, 17),
+    license='GPL-2.0-or-later (the Ding dictionary, Debian trans-de-en)', paper='https://arxiv.org/abs/1706.03762')
+
+
 # -- registered builders ------------------------------------------------------------------------------------------
 def _nmt_inputs(batch=2, src_len=6, tgt_len=5, vocab=20):
     def make():
@@ -243,7 +261,7 @@ def transformer_en_de_512(vocab_size=36794, units=512, hidden_size=2048, num_lay
     return NMTModel(vocab_size, units, hidden_size, num_layers, num_heads, dropout, max_src_length, max_tgt_length)
 
 
-@register_model(**_REG)
+@register_model(weights=[TRANSFORMER_DE_EN_128_DING], **_REG)
 def transformer_de_en_128(vocab_size=4000, units=128, hidden_size=256, num_layers=2, num_heads=4, dropout=0.1,
                           max_src_length=17, max_tgt_length=19):
     """transformer_en_de_512's structure shrunk to 2 layers of 128 units, 4 heads: gluonzoo's German -> English

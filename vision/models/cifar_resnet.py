@@ -10,7 +10,7 @@ global average pooling, one Dense head. The structure (and so every parameter na
 from mxnet.gluon import nn
 
 from ...registry import register_model
-from ...weights import GLUONCV_REPO, Source, Weights
+from ...weights import GLUONCV_REPO, ONE_THREAD, Source, Weights
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -161,8 +161,8 @@ CIFAR_RESNET20_V1_FMNIST = Weights(
     arch='cifar_resnet20_v1', tag='fmnist', task='image-classification',
     sha1='5b2526ffae0b2d42da3f382a392927fcda4b7834', num_params=272186, num_classes=10, classes='fashion_mnist',
     metrics={'top1': 92.72, 'split': 'Fashion-MNIST test (10,000)', 'source': 'logs/cifar_resnet20_v1.fmnist.jsonl'},
-    recipe='make train-fmnist  # OMP_NUM_THREADS=1 python scripts/vision/classification/train.py --model '
-           'cifar_resnet20_v1 --epochs 6 --warmup-epochs 1 --out out/fmnist --log logs/cifar_resnet20_v1.fmnist.jsonl',
+    recipe=f'{ONE_THREAD} scripts/vision/classification/train.py --progress 0 --model cifar_resnet20_v1 --epochs 6 '
+           '--warmup-epochs 1 --out out/fmnist --log out/cifar_resnet20_v1.fmnist.jsonl',
     log='logs/cifar_resnet20_v1.fmnist.jsonl', config={'in_channels': 1}, check={'log': {'top1': 0.002}},
     preprocess=dict(mean=(0.2860,), std=(0.3530,), layout='NCHW', color='grey', scale=1 / 255.0, size=28),
     input_shape=(1, 1, 28, 28), source=Source(kind='file', package='gluonzoo.vision',

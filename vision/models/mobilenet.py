@@ -11,7 +11,7 @@ from ...convert import load_torch_checkpoint, torch_to_gluon
 from ...registry import register_model
 from ..layers import Classifier, conv_bn, last_per_stride
 from . import _records
-from ...weights import Source, Weights
+from ...weights import ONE_THREAD, Source, Weights
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -103,6 +103,21 @@ MOBILENETV2_1_0_IN1K = Weights(
                   converter=from_torchvision),
     license='BSD-3-Clause (torchvision)', paper=_PAPER)
 
+# Trained by gluonzoo (scripts/vision/classification, its README has the numbers): the in1k weights fine-tuned on
+# OpenCV's handwritten digits; 9 MB, so rebuilt by its recipe, not shipped. Its input is what the opencv_digits
+# dataset makes of a 20x20 cell: 3x nearest upsampling, grey repeated to RGB, padded to 64x64.
+MOBILENETV2_1_0_DIGITS = Weights(
+    arch='mobilenetv2_1.0', tag='digits', task='image-classification',
+    sha1='c9c7c7a5a3c989d6e19fcfed91a2daeda2cb24f1', num_params=2236682, num_classes=10, classes='digits',
+    metrics={'top1': 98.5, 'split': 'OpenCV digits.png, last 100 of each digit (1,000)',
+             'source': 'logs/mobilenetv2_1.0.digits.jsonl'},
+    recipe=f'{ONE_THREAD} scripts/vision/classification/train.py --progress 0 --model mobilenetv2_1.0 '
+           '--model-kwargs {} --pretrained 1 --dataset opencv_digits --augment none --lr 0.01 --wd 4e-5 --epochs 3 '
+           '--batch-size 32 --out out/digits --log out/mobilenetv2_1.0.digits.jsonl',
+    log='logs/mobilenetv2_1.0.digits.jsonl', check={'log': {'top1': 0.002}}, config={'head_bias': True},
+    preprocess=dict(_IMAGENET, resize=(64, 64), crop=64), input_shape=(1, 3, 64, 64), source=Source(kind='recipe'),
+    license='Apache-2.0 (OpenCV sample data, Debian opencv-doc)', paper=_PAPER)
+
 # GluonCV 0.10.5's published checkpoints (sha1 from its model_store.py); fetched from its mirror layout.
 _GLUONCV_SHA1 = {
     1.0: 'f9952bcde7a7982947ac5240546e1c1c8f057370', 0.75: 'b56e3d1c33eb52d0b90678db4ce6c5ca6c9a6704',
@@ -120,7 +135,7 @@ def _gluoncv_record(multiplier, default):
 _REG = dict(task='image-classification', head='output', protected=('head_bias', 'in_channels'))
 
 
-@register_model('mobilenetv2_1.0', weights=[MOBILENETV2_1_0_IN1K, _gluoncv_record(1.0, False)], **_REG)
+@register_model('mobilenetv2_1.0', weights=[MOBILENETV2_1_0_IN1K, _gluoncv_record(1.0, False), MOBILENETV2_1_0_DIGITS], **_REG)
 def mobilenetv2_1_0(classes=1000, head_bias=False, in_channels=3):
     """MobileNetV2 width 1.0 (arXiv:1801.04381)."""
     return MobileNetV2(1.0, classes, head_bias, in_channels)

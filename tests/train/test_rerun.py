@@ -1,0 +1,113 @@
+"""`gluonzoo train NAME`: rerun a trained checkpoint's recipe, which must write the same log; records of kind
+'recipe' are fetched from where that rerun leaves them, and say how to rebuild them when they are not there."""
+import dataclasses
+import json
+import shutil
+
+import pytest
+
+import gluonzoo as gz
+from gluonzoo import store
+from gluonzoo.cli import main as cli
+from gluonzoo.errors import BadInputError, ChecksumError, WeightsNotFoundError
+from gluonzoo.logs import read_log
+from gluonzoo.train.rerun import NotReproducedError, differences, recipe_command, rerun
+from gluonzoo.weights import ONE_THREAD, Source, Weights
+
+from .helpers import RECIPE, TINY, records, sha1, weights_file
+
+
+def _record(out, log, committed, sha, **kw):
+    """A 'recipe' record of the tiny Fashion-MNIST run that writes into `out` / `log`, committed as `committed`."""
+    recipe = f'{ONE_THREAD} {RECIPE} {" ".join(TINY)} --epochs 1 --out {out} --log {log}'
+    return Weights(arch='cifar_resnet20_v1', tag='tiny', sha1=sha, task='image-classification', num_params=1,
+                   source=Source(kind='recipe'), recipe=recipe, log=str(committed), **kw)
+
+
+@pytest.fixture(scope='module')
+def committed(tmp_path_factory):
+    """One real run of the tiny recipe, through the record's own command; its log kept aside as the committed one."""
+    tmp = tmp_path_factory.mktemp('rerun')
+    out, log = tmp / 'run', tmp / 'run.jsonl'
+    probe = _record(out, log, tmp / 'x.jsonl', '0' * 40)
+    import os
+    import subprocess
+    import sys
+    env, argv = recipe_command(probe)
+    subprocess.run([sys.executable, *argv[1:]], env=dict(os.environ, **env), check=True, capture_output=True)
+    shutil.copy(log, tmp / 'committed.jsonl')
+    return tmp, sha1(weights_file(out))
+
+
+def test_rerun_reproduces_the_committed_log_and_the_store_takes_its_file(committed, tmp_path):
+    tmp, sha = committed
+    w = _record(tmp / 'run', tmp / 'run.jsonl', tmp / 'committed.jsonl', sha)
+    shutil.rmtree(tmp / 'run')  # a rerun starts from nothing (folders outside out/ are never cleared for it)
+    made = rerun(w)
+    assert sha1(made) == sha
+    assert records(tmp / 'run.jsonl') == records(tmp / 'committed.jsonl')
+    path = store.fetch(w, root=tmp_path / 'cache', progress=False)
+    assert sha1(path) == sha and path.endswith(w.file_stem + '.params')
+
+
+def test_a_rerun_that_departs_from_the_log_is_refused(committed, tmp_path):
+    tmp, sha = committed
+    logged = [json.loads(line) for line in open(tmp / 'committed.jsonl')]
+    logged[1]['train']['loss'] += 1e-6  # the committed log claims another first-epoch loss
+    claim = tmp_path / 'claims.jsonl'
+    claim.write_text(''.join(json.dumps(r) + '\n' for r in logged))
+    w = _record(tmp_path / 'run', tmp_path / 'run.jsonl', claim, sha)
+    with pytest.raises(NotReproducedError, match=r'did not reproduce .*epoch 1: train'):
+        rerun(w)
+
+
+def test_a_rerun_never_clears_a_folder_outside_out(committed):
+    tmp, sha = committed
+    w = _record(tmp / 'run', tmp / 'run.jsonl', tmp / 'committed.jsonl', sha)
+    with pytest.raises(BadInputError, match='is not under .*/out: remove it, or pass --resume'):
+        rerun(w)
+    assert (tmp / 'run').is_dir()
+
+
+def test_differences_name_data_config_and_epochs(committed):
+    tmp, _ = committed
+    base = read_log(tmp / 'committed.jsonl')
+    assert differences(base, base) == []
+    other = dataclasses.replace(base, header=dict(base.header, dataset=dict(base.header['dataset'], checksum='ab'),
+                                                  config=dict(base.config, lr=1.0)), epochs=[])
+    found = differences(base, other)
+    assert found[0].startswith('the data differ') and found[1].startswith('config lr is 1.0')
+    assert found[-1] == '0 epochs, the log has 1'
+
+
+def test_recipe_source_without_its_file_says_how_to_rebuild_it(committed, tmp_path):
+    tmp, sha = committed
+    w = _record(tmp_path / 'never', tmp_path / 'never.jsonl', tmp / 'committed.jsonl', sha)
+    with pytest.raises(WeightsNotFoundError, match=r'gluonzoo train cifar_resnet20_v1.tiny` \(or `make weights`'):
+        store.fetch(w, progress=False)
+
+
+def test_recipe_output_with_other_bytes_is_refused(committed, tmp_path):
+    tmp, sha = committed
+    out = tmp_path / 'run'
+    out.mkdir()
+    name = read_log(tmp / 'committed.jsonl').final['weights_file']
+    (out / name).write_bytes(b'not the trained weights')
+    w = _record(out, tmp_path / 'run.jsonl', tmp / 'committed.jsonl', sha)
+    with pytest.raises(ChecksumError, match='the record says'):
+        store.fetch(w, root=tmp_path / 'cache', progress=False)
+    assert not list((tmp_path / 'cache').glob('*.params'))
+
+
+def test_recipe_records_need_a_command_and_a_log():
+    with pytest.raises(ValueError, match="a recipe source needs the record's recipe command and log"):
+        Weights(arch='x', tag='t', sha1='0' * 40, task='translation', num_params=1, source=Source(kind='recipe'))
+    with pytest.raises(BadInputError, match='was not trained by a gluonzoo recipe'):
+        recipe_command(gz.get_weights('mobilenetv2_1.0.in1k'))
+
+
+def test_cli_train_refuses_what_it_cannot_rerun(capsys):
+    assert cli(['train']) == 1
+    assert 'give checkpoint names' in capsys.readouterr().err
+    assert cli(['train', 'mobilenetv2_1.0.in1k']) == 1
+    assert 'was not trained by a gluonzoo recipe' in capsys.readouterr().err

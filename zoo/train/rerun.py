@@ -1,0 +1,103 @@
+"""Rerun the recipe that trained a checkpoint and check that it wrote the same log (`gluonzoo train NAME`).
+
+The record of every checkpoint gluonzoo trained holds the exact command that made it (`recipe`: environment
+variables, then `python scripts/...`, run from the source checkout, writing into out/) and the log that command
+wrote (`log`, under logs/). A rerun reproduces the checkpoint when its epoch and final records equal the committed
+ones, wall-clock fields aside; the final record carries the weights' sha1, so equal logs mean equal bytes.
+
+    >>> recipe_command(Weights(arch='a', tag='t', sha1='0' * 40, task='translation', num_params=1,
+    ...     source=Source(kind='recipe'), log='logs/a.t.jsonl',
+    ...     recipe='OMP_NUM_THREADS=1 python scripts/x.py --out out/a --log out/a.t.jsonl'))
+    ({'OMP_NUM_THREADS': '1'}, ['python', 'scripts/x.py', '--out', 'out/a', '--log', 'out/a.t.jsonl'])
+"""
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+from ..errors import BadInputError, GluonzooError
+from ..logs import ROOT, check_weights, read_log
+from ..weights import Source, Weights  # noqa: F401 (the doctest)
+from .config import RUN_ONLY
+
+VOLATILE = ('time', 'seconds')  # wall-clock fields: the only ones a rerun may change
+
+
+class NotReproducedError(GluonzooError):
+    """A rerun of a recipe whose log departs from the committed one."""
+
+
+def recipe_command(w):
+    """(environment variables, argv) of a trained record's recipe; argv starts with 'python'."""
+    if not (w.recipe and w.log):
+        raise BadInputError(f'{w.name} was not trained by a gluonzoo recipe: its record names no recipe command '
+                            'and log (gluonzoo list --pretrained shows the checkpoints; trained ones have a log)')
+    tokens = shlex.split(w.recipe)
+    env = {}
+    while tokens and '=' in tokens[0] and not tokens[0].startswith('-'):
+        key, value = tokens.pop(0).split('=', 1)
+        env[key] = value
+    if not tokens or tokens[0] != 'python' or not {'--out', '--log'} <= set(tokens):
+        raise BadInputError(f"{w.name}: its recipe {w.recipe!r} is not 'python SCRIPT ... --out DIR --log FILE'")
+    return env, tokens
+
+
+def run_paths(w):
+    """(out folder, log file) that the recipe of `w` writes, absolute."""
+    _, argv = recipe_command(w)
+    return tuple(os.path.join(ROOT, argv[argv.index(flag) + 1]) for flag in ('--out', '--log'))
+
+
+def weights_path(w):
+    """Where a run of the recipe leaves the file of `w`: its --out folder, under the name the committed log gives."""
+    return os.path.join(run_paths(w)[0], check_weights(w).final['weights_file'])
+
+
+def differences(committed, rerun):
+    """How the TrainLog `rerun` departs from `committed` (empty when it reproduces it): dataset checksum, config
+    (but where output goes and how progress shows: config.RUN_ONLY), then every epoch record and the final one,
+    wall-clock fields aside. Resume records are not compared."""
+    out = []
+    a, b = committed.header['dataset'].get('checksum'), rerun.header['dataset'].get('checksum')
+    if a != b:
+        out.append(f'the data differ (dataset checksum {str(b)[:12]}..., the log has {str(a)[:12]}...)')
+    config = [k for k in sorted(set(committed.config) | set(rerun.config))
+              if k not in RUN_ONLY and committed.config.get(k) != rerun.config.get(k)]
+    if config:
+        k = config[0]
+        out.append(f'config {k} is {rerun.config.get(k)!r}, the log has {committed.config.get(k)!r}')
+
+    def comparable(log):
+        return [{k: v for k, v in r.items() if k not in VOLATILE} for r in log.epochs + [log.final] if r]
+    want, got = comparable(committed), comparable(rerun)
+    for r, s in zip(want, got):
+        if r != s:
+            where = f'epoch {r["epoch"]}' if r.get('type') == 'epoch' else 'the final record'
+            key = next(k for k in sorted(set(r) | set(s)) if r.get(k) != s.get(k))
+            out.append(f'{where}: {key} {s.get(key)}, the log has {r.get(key)}')
+    if len(want) != len(got):
+        out.append(f'{len(got) - 1} epochs, the log has {len(want) - 1}')
+    return out
+
+
+def rerun(w, resume=False):
+    """Run the recipe of `w` again (continuing an interrupted rerun with `resume`) and check its log against the
+    committed one; return the path of the weights file it wrote. Raises NotReproducedError on any difference."""
+    env, argv = recipe_command(w)
+    committed = check_weights(w)
+    out, log = run_paths(w)
+    if not resume and os.path.exists(out):
+        # only the build area is ever cleared: a recipe whose --out lies elsewhere must be cleared by hand
+        if os.path.commonpath([out, os.path.join(ROOT, 'out')]) != os.path.join(ROOT, 'out'):
+            raise BadInputError(f'{out} exists and is not under {ROOT}/out: remove it, or pass --resume')
+        shutil.rmtree(out)
+    cmd = [sys.executable] + argv[1:] + (['--resume'] if resume else [])
+    code = subprocess.run(cmd, cwd=ROOT, env=dict(os.environ, **env)).returncode
+    if code:
+        raise GluonzooError(f'the recipe of {w.name} exited with {code}: {w.recipe}')
+    diffs = differences(committed, read_log(log))
+    if diffs:
+        raise NotReproducedError(f'{w.name} did not reproduce {w.log}: {diffs[0]} ({len(diffs)} difference(s); '
+                                 f'the rerun wrote {argv[argv.index("--log") + 1]})')
+    return weights_path(w)
