@@ -2,7 +2,10 @@
 'recipe' are fetched from where that rerun leaves them, and say how to rebuild them when they are not there."""
 import dataclasses
 import json
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -30,9 +33,6 @@ def committed(tmp_path_factory):
     tmp = tmp_path_factory.mktemp('rerun')
     out, log = tmp / 'run', tmp / 'run.jsonl'
     probe = _record(out, log, tmp / 'x.jsonl', '0' * 40)
-    import os
-    import subprocess
-    import sys
     env, argv = recipe_command(probe)
     subprocess.run([sys.executable, *argv[1:]], env=dict(os.environ, **env), check=True, capture_output=True)
     shutil.copy(log, tmp / 'committed.jsonl')

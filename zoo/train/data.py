@@ -19,6 +19,21 @@ def checksum(*arrays):
     return h.hexdigest()
 
 
+def epoch_indices(n, epoch, batch_size, seed, rank=0, workers=1, start=0):
+    """(batch index, sorted sample indices) of worker `rank`'s full batches of one epoch, from batch `start`.
+
+    Batch b of the permutation RandomState([seed, epoch]) is cut into `workers` consecutive slices; the last partial
+    global batch is dropped, so every step has one size.
+
+    >>> [(b, list(i)) for b, i in epoch_indices(6, 0, 2, seed=0, rank=1, workers=2)]
+    [(0, [0, 4])]
+    """
+    order = np.random.RandomState([seed, epoch]).permutation(n)
+    for b in range(start, n // (batch_size * workers)):
+        at = (b * workers + rank) * batch_size
+        yield b, np.sort(order[at:at + batch_size])
+
+
 class ArrayData:
     """uint8 images (N, H, W) or (N, C, H, W) and int labels; yields normalized float32 NCHW batches.
 
@@ -60,10 +75,7 @@ class ArrayData:
 
     def batches(self, epoch, batch_size, seed, rank=0, workers=1, start=0):
         """(batch index, rng, x float32, y int64) of one epoch from batch `start`; worker `rank` of `workers`."""
-        order = np.random.RandomState([seed, epoch]).permutation(len(self))
-        for b in range(start, self.num_batches(batch_size, workers)):
-            at = (b * workers + rank) * batch_size
-            idx = np.sort(order[at:at + batch_size])
+        for b, idx in epoch_indices(len(self), epoch, batch_size, seed, rank, workers, start):
             rng = np.random.RandomState([seed, epoch, b, 1 + rank])
             yield b, rng, self._prepare(idx, rng if self.augment == 'crop_flip' else None), self.labels[idx]
 

@@ -100,4 +100,4 @@ def rerun(w, resume=False):
     if diffs:
         raise NotReproducedError(f'{w.name} did not reproduce {w.log}: {diffs[0]} ({len(diffs)} difference(s); '
                                  f'the rerun wrote {argv[argv.index("--log") + 1]})')
-    return weights_path(w)
+    return os.path.join(out, committed.final['weights_file'])

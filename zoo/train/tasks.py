@@ -11,6 +11,8 @@ Interface (duck-typed; text recipes bring their own):
 """
 import numpy as np
 
+from .data import epoch_indices
+
 
 class ImageClassification:
     """Softmax cross-entropy with optional label smoothing and mixup; evaluation: top-1 accuracy and loss."""
@@ -175,10 +177,7 @@ class TextClassification:
         return len(self.train[2]) // (batch_size * workers)
 
     def batches(self, epoch, cfg, rank, workers):
-        order = np.random.RandomState([cfg.seed, epoch]).permutation(len(self.train[2]))
-        for b in range(self.num_batches(cfg.batch_size, workers)):
-            at = (b * workers + rank) * cfg.batch_size
-            idx = np.sort(order[at:at + cfg.batch_size])
+        for b, idx in epoch_indices(len(self.train[2]), epoch, cfg.batch_size, cfg.seed, rank, workers):
             yield b, tuple(a[idx] for a in self.train)
 
     def train_step(self, net, batch, cfg, epoch, ctx):
@@ -263,10 +262,7 @@ class Translation:
         return len(self.train[0]) // (batch_size * workers)
 
     def batches(self, epoch, cfg, rank, workers):
-        order = np.random.RandomState([cfg.seed, epoch]).permutation(len(self.train[0]))
-        for b in range(self.num_batches(cfg.batch_size, workers)):
-            at = (b * workers + rank) * cfg.batch_size
-            idx = np.sort(order[at:at + cfg.batch_size])
+        for b, idx in epoch_indices(len(self.train[0]), epoch, cfg.batch_size, cfg.seed, rank, workers):
             yield b, tuple(a[idx] for a in self.train)
 
     def train_step(self, net, batch, cfg, epoch, ctx):
