@@ -62,7 +62,7 @@ def cmd_predict(args):
 
 
 def cmd_export(args):
-    from .export import export
+    from .exporting import export
     out = args.out or os.path.join('exported', args.name)
     shape = tuple(int(x) for x in args.input_shape.split(',')) if args.input_shape else None
     formats = list(args.format)
@@ -77,8 +77,8 @@ def cmd_export(args):
 
 def cmd_verify_export(args):
     """Export at full size and compare MXNet with ONNX Runtime (relative error of the largest |output|)."""
-    from .export import verify_export
-    from .export.verify import RTOL
+    from .exporting import verify_export
+    from .exporting.verify import RTOL
     shape = tuple(int(x) for x in args.input_shape.split(',')) if args.input_shape else None
     err = verify_export(args.name, input_shape=shape, batch=args.batch)
     print(f'{args.name}: ONNX Runtime matches MXNet, relative error {err:.2e} <= {RTOL:g}')

@@ -31,3 +31,19 @@ class CacheDirError(GluonzooError, OSError):
 
 class BadInputError(GluonzooError, ValueError):
     """An input file (image, checkpoint, archive) that cannot be used as given."""
+
+
+class ExportError(GluonzooError, ValueError):
+    """A model, option or op that cannot be exported as asked."""
+
+
+class ParityError(GluonzooError, AssertionError):
+    """ONNX Runtime and MXNet disagree beyond the tolerance."""
+
+
+class CheckpointError(GluonzooError, ValueError):
+    """A training checkpoint that is corrupt, missing, or made by a different configuration."""
+
+
+class NotReproducedError(GluonzooError):
+    """A rerun of a recipe whose log departs from the committed one."""

@@ -108,7 +108,7 @@ def main():
     import mxnet as mx
     import numpy as np
     import gluonzoo as gz
-    from gluonzoo.export.verify import ort_session
+    from gluonzoo.exporting.verify import ort_session
     from gluonzoo.registry import count_params
 
     registered = set(gz.list_models())

@@ -30,8 +30,8 @@ def one_line(e):
 def ort_python(name):
     import mxnet as mx
     import gluonzoo as gz
-    from gluonzoo.export import compare
-    from gluonzoo.export.support import KNOWN_FAILURES
+    from gluonzoo.exporting import compare
+    from gluonzoo.exporting.support import KNOWN_FAILURES
     from gluonzoo.registry import get_entry
     if name in KNOWN_FAILURES:
         return f'fail: {KNOWN_FAILURES[name]}'
@@ -104,7 +104,7 @@ def main():
     ap.add_argument('--out', default=os.path.join(ROOT, 'docs', 'export_support.md'))
     args = ap.parse_args()
     import gluonzoo as gz
-    from gluonzoo.export.support import RUNTIMES
+    from gluonzoo.exporting.support import RUNTIMES
     build = os.path.abspath(args.build)
     rows = []
     for name in gz.list_models():

@@ -6,7 +6,7 @@ import pytest
 from mxnet.gluon import nn, rnn
 
 import gluonzoo as gz
-from gluonzoo.export import compare
+from gluonzoo.exporting import compare
 
 
 class RNNNet(nn.HybridBlock):

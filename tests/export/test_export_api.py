@@ -12,8 +12,8 @@ import pytest
 from mxnet.gluon import nn
 
 import gluonzoo as gz
-from gluonzoo.export import ExportError, compare
-from gluonzoo.export.verify import ort_session
+from gluonzoo.exporting import ExportError, compare
+from gluonzoo.exporting.verify import ort_session
 from gluonzoo.vision.image import read_image
 from gluonzoo.vision.transforms import imagenet_eval
 from importlib import resources

@@ -7,7 +7,7 @@ import onnx
 from mxnet.gluon import nn
 
 import gluonzoo as gz
-from gluonzoo.export import compare
+from gluonzoo.exporting import compare
 
 
 class PoolClip(nn.HybridBlock):

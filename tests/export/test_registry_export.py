@@ -5,8 +5,8 @@ import onnx
 import pytest
 
 import gluonzoo as gz
-from gluonzoo.export import compare
-from gluonzoo.export.support import KNOWN_FAILURES
+from gluonzoo.exporting import compare
+from gluonzoo.exporting.support import KNOWN_FAILURES
 from gluonzoo.registry import get_entry
 
 ARCHS = gz.list_models()

@@ -2,7 +2,7 @@
 
     from gluonzoo.train import TrainConfig, fit
 """
-from .checkpoint import CheckpointError
+from ..errors import CheckpointError
 from .config import TrainConfig, parse_args
 from .engine import deterministic_env, fit, lr_at, precheck
 from .tasks import ImageClassification

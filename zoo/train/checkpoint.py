@@ -16,14 +16,10 @@ import zipfile
 
 import numpy as np
 
-from ..errors import GluonzooError
+from ..errors import CheckpointError
 
 FORMAT = 1
 _NAME = re.compile(r'^epoch-(\d{4,})\.ckpt$')
-
-
-class CheckpointError(GluonzooError, ValueError):
-    """A checkpoint that is corrupt, missing, or made by a different configuration."""
 
 
 def path_for(out, epoch):

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import checkpoint as ckpt
 from ..logs import LogWriter, header
-from .checkpoint import CheckpointError
+from ..errors import CheckpointError
 
 #: set before `import mxnet` (recipes call deterministic_env() first): deterministic kernels, no cuDNN autotune
 DETERMINISTIC_ENV = {'MXNET_ENFORCE_DETERMINISM': '1', 'MXNET_CUDNN_AUTOTUNE_DEFAULT': '0'}

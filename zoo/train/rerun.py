@@ -16,16 +16,12 @@ import shutil
 import subprocess
 import sys
 
-from ..errors import BadInputError, GluonzooError
+from ..errors import BadInputError, GluonzooError, NotReproducedError
 from ..logs import ROOT, check_weights, read_log
 from ..weights import Source, Weights  # noqa: F401 (the doctest)
 from .config import RUN_ONLY
 
 VOLATILE = ('time', 'seconds')  # wall-clock fields: the only ones a rerun may change
-
-
-class NotReproducedError(GluonzooError):
-    """A rerun of a recipe whose log departs from the committed one."""
 
 
 def recipe_command(w):

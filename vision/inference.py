@@ -1,4 +1,4 @@
-"""Image classification with a zoo model: the path behind `gluonzoo predict`, the demo and `verify`."""
+"""Inference with zoo models on images: `classify` (the path behind `gluonzoo predict`, the demo and `verify`)."""
 import numpy as np
 
 from .image import read_image

@@ -6,15 +6,11 @@ import os
 import shutil
 import tempfile
 
-from ..errors import GluonzooError
+from ..errors import ExportError
 
 FORMATS = ('symbol', 'onnx')
 OPSETS = (13,)  # what MXNet 1.9.1's converters write correctly (DESIGN.md); newer opsets would need new converters
 TARGETS = ('ort', 'opencv')
-
-
-class ExportError(GluonzooError, ValueError):
-    """A model, option or op that cannot be exported as asked."""
 
 
 class Preprocess:

@@ -12,7 +12,7 @@ import contextlib
 import json
 import os
 
-from .core import ExportError
+from ..errors import ExportError
 
 
 @contextlib.contextmanager

@@ -5,13 +5,9 @@ import tempfile
 
 import numpy as np
 
-from ..errors import GluonzooError
+from ..errors import ParityError
 
 RTOL = 1e-4
-
-
-class ParityError(GluonzooError, AssertionError):
-    """ONNX Runtime and MXNet disagree beyond the tolerance."""
 
 
 def _flat(outs):
