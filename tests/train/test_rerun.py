@@ -14,7 +14,9 @@ from gluonzoo import store
 from gluonzoo.cli import main as cli
 from gluonzoo.errors import BadInputError, ChecksumError, WeightsNotFoundError
 from gluonzoo.logs import read_log
-from gluonzoo.train.rerun import NotReproducedError, differences, recipe_command, rerun
+from gluonzoo.errors import NotReproducedError
+from gluonzoo.recipes import recipe_command
+from gluonzoo.train.rerun import differences, rerun
 from gluonzoo.weights import ONE_THREAD, Source, Weights
 
 from .helpers import RECIPE, TINY, records, sha1, weights_file

@@ -40,6 +40,6 @@ def test_converted_file_is_named_by_content(lite0_home):
 
 def test_converter_refuses_another_architecture():
     mbv2 = gz.get_weights('mobilenetv2_1.0.in1k').source
-    path = store._find_package_file(mbv2)
+    path = store.find_package_file(mbv2.file)
     with pytest.raises(BadInputError, match='not the same architecture|does not match'):
         from_lite0_package(path)

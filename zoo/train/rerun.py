@@ -4,50 +4,18 @@ The record of every checkpoint gluonzoo trained holds the exact command that mad
 variables, then `python scripts/...`, run from the source checkout, writing into out/) and the log that command
 wrote (`log`, under logs/). A rerun reproduces the checkpoint when its epoch and final records equal the committed
 ones, wall-clock fields aside; the final record carries the weights' sha1, so equal logs mean equal bytes.
-
-    >>> recipe_command(Weights(arch='a', tag='t', sha1='0' * 40, task='translation', num_params=1,
-    ...     source=Source(kind='recipe'), log='logs/a.t.jsonl',
-    ...     recipe='OMP_NUM_THREADS=1 python scripts/x.py --out out/a --log out/a.t.jsonl'))
-    ({'OMP_NUM_THREADS': '1'}, ['python', 'scripts/x.py', '--out', 'out/a', '--log', 'out/a.t.jsonl'])
 """
 import os
-import shlex
 import shutil
 import subprocess
 import sys
 
 from ..errors import BadInputError, GluonzooError, NotReproducedError
 from ..logs import ROOT, check_weights, read_log
-from ..weights import Source, Weights  # noqa: F401 (the doctest)
+from ..recipes import recipe_command, run_paths
 from .config import RUN_ONLY
 
 VOLATILE = ('time', 'seconds')  # wall-clock fields: the only ones a rerun may change
-
-
-def recipe_command(w):
-    """(environment variables, argv) of a trained record's recipe; argv starts with 'python'."""
-    if not (w.recipe and w.log):
-        raise BadInputError(f'{w.name} was not trained by a gluonzoo recipe: its record names no recipe command '
-                            'and log (gluonzoo list --pretrained shows the checkpoints; trained ones have a log)')
-    tokens = shlex.split(w.recipe)
-    env = {}
-    while tokens and '=' in tokens[0] and not tokens[0].startswith('-'):
-        key, value = tokens.pop(0).split('=', 1)
-        env[key] = value
-    if not tokens or tokens[0] != 'python' or not {'--out', '--log'} <= set(tokens):
-        raise BadInputError(f"{w.name}: its recipe {w.recipe!r} is not 'python SCRIPT ... --out DIR --log FILE'")
-    return env, tokens
-
-
-def run_paths(w):
-    """(out folder, log file) that the recipe of `w` writes, absolute."""
-    _, argv = recipe_command(w)
-    return tuple(os.path.join(ROOT, argv[argv.index(flag) + 1]) for flag in ('--out', '--log'))
-
-
-def weights_path(w):
-    """Where a run of the recipe leaves the file of `w`: its --out folder, under the name the committed log gives."""
-    return os.path.join(run_paths(w)[0], check_weights(w).final['weights_file'])
 
 
 def differences(committed, rerun):
