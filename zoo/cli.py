@@ -1,4 +1,5 @@
-"""`gluonzoo` command line: list | info | predict | export | verify-export | embed | verify | train.
+"""`gluonzoo` command line: list | info | export | verify-export | verify | train, and the verbs the task domains
+register (predict for image classification, embed for text embeddings; gluonzoo.tasks.Command).
 
 An error prints one line, `gluonzoo: error: ...`, and exits 1; --debug shows the traceback instead.
 """
@@ -9,7 +10,8 @@ import sys
 import time
 
 
-def _table(rows, header):
+def table(rows, header):
+    """Rows of values as left-aligned text columns under `header`."""
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
     line = '  '.join('{:<%d}' % w for w in widths)
     return '\n'.join(line.format(*map(str, r)).rstrip() for r in [header] + rows)
@@ -27,7 +29,7 @@ def cmd_list(args):
     if not rows:
         print('no models match')
         return 0
-    print(_table(rows, ('name', 'task', 'params', 'weights', 'default', 'top1')))
+    print(table(rows, ('name', 'task', 'params', 'weights', 'default', 'top1')))
     return 0
 
 
@@ -39,25 +41,9 @@ def cmd_info(args):
         print(json.dumps(d, indent=2, default=str))
     else:
         for k, v in d.items():
+            if k == 'classes' and v and len(v) > 10:  # the whole list is in --json
+                v = f'{len(v)}: {" | ".join(v[:3])} | ... | {v[-1]}'
             print(f'{k:>12}: {v}')
-    return 0
-
-
-def cmd_predict(args):
-    from .registry import get_model
-    from .vision import classify
-    from .vision.image import read_image
-    images = [read_image(p) for p in args.images]  # every file is checked before the model is built
-    net = get_model(args.name, pretrained=True)
-    net.hybridize()
-    t0 = time.perf_counter()
-    results = classify(net, images, topk=args.topk)
-    dt = time.perf_counter() - t0
-    for path, top in zip(args.images, results):
-        print(path)
-        for label, p in top:
-            print(f'  {p:7.4f}  {label}')
-    print(f'{len(images)} image(s) in {dt * 1000:.0f} ms', file=sys.stderr)
     return 0
 
 
@@ -85,44 +71,22 @@ def cmd_verify_export(args):
     return 0
 
 
-def cmd_embed(args):
-    """Sentence embeddings of the texts; with two or more, their cosine similarity matrix."""
-    import numpy as np
-    from .text import cosine_matrix, embed
-    vecs = embed(args.name, args.texts)
-    np.set_printoptions(precision=4, suppress=True, linewidth=120)
-    if len(args.texts) == 1 or args.vectors:
-        for text, v in zip(args.texts, vecs):
-            print(f'{text!r}: {np.array2string(v, max_line_width=10**6)}')
-    if len(args.texts) > 1:
-        sims = cosine_matrix(vecs)
-        print(_table([[f'[{i}]'] + [f'{x:.4f}' for x in row] for i, row in enumerate(sims)],
-                     [''] + [f'[{i}]' for i in range(len(sims))]))
-        for i, text in enumerate(args.texts):
-            print(f'[{i}] {text}')
-    return 0
-
-
-def cmd_verify(args):
-    """Recompute the sha1 of the checkpoint and rerun the check its record names (for trained ones: its log's)."""
-    from .registry import get_model, get_weights
+def verify(w):
+    """Recompute the sha1 of record `w`'s file and rerun the checks it names: its task's own (e.g. top-1 on the
+    bundled photos), and for a checkpoint gluonzoo trained, the metric its log records. Prints a line a check;
+    returns how many failed."""
+    from .registry import get_model
     from .store import fetch, file_hash
-    w = get_weights(args.name)
+    from .tasks import get_task
     path = fetch(w)
     got = file_hash(path)
     print(f'sha1 {got} {"ok" if got == w.sha1 else "MISMATCH"} ({path})')
     failures = int(got != w.sha1)
-    top1 = w.check.get('top1')
-    if top1:
-        from importlib import resources
-        from .vision import classify
-        net = get_model(w.name, pretrained=True)
-        assets = resources.files('gluonzoo.vision').joinpath('assets')
-        for image, expected in top1.items():
-            label, p = classify(net, [str(assets.joinpath(image))], topk=1)[0][0]
-            ok = label == expected
+    task = get_task(w.task)
+    if task.verify and set(w.check) - {'log'}:
+        for line, ok in task.verify(w, get_model(w.name, pretrained=True)):
             failures += not ok
-            print(f'top1 {image}: {label} ({p:.3f}) {"ok" if ok else "expected " + expected}')
+            print(line)
     if w.log:  # a checkpoint gluonzoo trained: re-measure it on the split its log names
         from .train.verify import verify_log
         log, results = verify_log(w)
@@ -132,9 +96,15 @@ def cmd_verify(args):
                   f'{"ok" if ok else "DIFFERS"}')
     if failures:
         print(f'gluonzoo: error: {w.name} failed {failures} check(s)', file=sys.stderr)
-        return 1
-    print(f'{w.name}: verified')
-    return 0
+    else:
+        print(f'{w.name}: verified')
+    return failures
+
+
+def cmd_verify(args):
+    """Recompute the sha1 of the checkpoint and rerun the check its record names (for trained ones: its log's)."""
+    from .registry import get_weights
+    return 1 if verify(get_weights(args.name)) else 0
 
 
 def cmd_train(args):
@@ -163,7 +133,7 @@ def cmd_train(args):
         made = rerun(w, resume=args.resume)
         print(f'{w.name}: reproduced {w.log} exactly in {time.time() - t0:.0f} s ({made})', flush=True)
         fetch(w, progress=False)
-        if cmd_verify(argparse.Namespace(name=w.name)):
+        if verify(w):
             return 1
     return 0
 
@@ -183,12 +153,6 @@ def build_parser():
     s.add_argument('name', help='arch (its default weights) or arch.tag')
     s.add_argument('--json', action='store_true')
     s.set_defaults(fn=cmd_info)
-
-    s = sub.add_parser('predict', help='classify images, top-k with probabilities')
-    s.add_argument('name')
-    s.add_argument('images', nargs='+')
-    s.add_argument('--topk', type=int, default=5)
-    s.set_defaults(fn=cmd_predict)
 
     s = sub.add_parser('export', help='hybridize and write symbol + params')
     s.add_argument('name')
@@ -210,12 +174,6 @@ def build_parser():
                    'exported 1, so the dynamic batch axis is checked)')
     s.set_defaults(fn=cmd_verify_export)
 
-    s = sub.add_parser('embed', help='sentence embeddings, or the cosine similarity matrix of 2+ texts')
-    s.add_argument('name', help='a text-embedding checkpoint, e.g. bert_6_384_12')
-    s.add_argument('texts', nargs='+')
-    s.add_argument('--vectors', action='store_true', help='print the vectors too when there are 2+ texts')
-    s.set_defaults(fn=cmd_embed)
-
     s = sub.add_parser('verify', help="recompute a checkpoint's sha1 and rerun its record's check")
     s.add_argument('name')
     s.set_defaults(fn=cmd_verify)
@@ -226,6 +184,12 @@ def build_parser():
                    help='every checkpoint only its recipe can supply that is not built yet (make weights)')
     s.add_argument('--resume', action='store_true', help='continue an interrupted rerun from its last epoch')
     s.set_defaults(fn=cmd_train)
+
+    from .tasks import commands  # the verbs the domains add (predict, embed, ...)
+    for command in commands().values():
+        s = sub.add_parser(command.name, help=command.help)
+        command.configure(s)
+        s.set_defaults(fn=command.run)
     return p
 
 

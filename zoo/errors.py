@@ -47,3 +47,7 @@ class CheckpointError(GluonzooError, ValueError):
 
 class NotReproducedError(GluonzooError):
     """A rerun of a recipe whose log departs from the committed one."""
+
+
+class UnknownTaskError(GluonzooError, ValueError):
+    """A task name no domain registered."""

@@ -1,7 +1,9 @@
 """One registry for every model, vision and text: register_model, get_model, list_models, get_weights.
 
 A name is an architecture (`mobilenetv2_1.0`) or a checkpoint (`mobilenetv2_1.0.in1k`). `get_model` is the one
-loading path: resolve the checkpoint, check the caller's options against it, build, fetch, load.
+loading path: resolve the checkpoint, check the caller's options against it, build, fetch, load, and hand a
+different class list to the model's own `reset_class`. Families register by decorating one builder per name;
+the registry finds them through discovery.py, and checks each record against its task (gluonzoo.tasks).
 """
 import dataclasses
 import difflib
@@ -9,9 +11,11 @@ import fnmatch
 import inspect
 import re
 import warnings
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, Tuple
 
+from .discovery import discover
 from .errors import BadInputError, UnknownModelError
+from .tasks import get_task
 from .weights import Weights
 
 _HASHTAG = re.compile(r'^[0-9a-f]{8}$')
@@ -23,22 +27,18 @@ class ModelEntry:
     builder: Callable
     task: str
     weights: Dict[str, Weights]
-    head: Optional[str]  # structural prefix of the classifier head, reset by classes=N
     protected: Tuple[str, ...]  # builder kwargs that define parameter shapes
     test_input: object  # a small input shape, or a callable returning the tuple of NDArrays to call the net with
     test_kwargs: Dict[str, object]  # builder kwargs that shrink the net for the registry-wide tests
 
     @property
     def domain(self):
-        """'vision' or 'text': which subpackage the builder lives in."""
-        return 'text' if self.builder.__module__.startswith('gluonzoo.text') else 'vision'
+        """The domain ('vision', 'text') whose task this model performs."""
+        return get_task(self.task).domain
 
     def example_inputs(self):
-        """The inputs the registry tests call the net with."""
-        import mxnet as mx
-        if callable(self.test_input):
-            return tuple(self.test_input())
-        return (mx.nd.random.uniform(shape=self.test_input),)
+        """The inputs the registry tests call the net with (its task makes them from `test_input`)."""
+        return tuple(get_task(self.task).example_inputs(self))
 
     @property
     def default_weights(self):
@@ -66,14 +66,17 @@ class ModelEntry:
 _REGISTRY: Dict[str, ModelEntry] = {}
 
 
-def register_model(name=None, *, task, weights=(), head='output', protected=(), test_input=(1, 3, 64, 64),
-                   test_kwargs=None):
+def register_model(name=None, *, task, weights=(), protected=(), test_input=(1, 3, 64, 64), test_kwargs=None):
     """Register the decorated builder under `name` (default: the function's name); a duplicate is an error.
 
-    `weights` lists the Weights records of this arch; exactly one of them has default=True when there are any.
-    `head` is the attribute `classes=N` re-initializes (None: no classifier head). `protected` names the options
-    that change parameter shapes. `test_input` / `test_kwargs` give the registry-wide tests a small run.
+    `task` is a registered task (gluonzoo.tasks). `weights` lists the Weights records of this arch, each of that
+    task and checked against it (an unknown preprocess key is refused here); exactly one has default=True when
+    there are any. `protected` names the options that change parameter shapes. `test_input` / `test_kwargs` give
+    the registry-wide tests a small run. A model whose task has classes changes them with its own
+    `reset_class(classes, reuse_weights=None)`.
     """
+    spec = get_task(task)
+
     def deco(fn):
         key = name or fn.__name__
         if key in _REGISTRY:
@@ -82,12 +85,17 @@ def register_model(name=None, *, task, weights=(), head='output', protected=(), 
         for w in weights:
             if w.arch != key:
                 raise ValueError(f'weights {w.name} registered under arch {key}')
+            if w.task != task:
+                raise ValueError(f'weights {w.name} are for task {w.task!r}, the arch {key} for {task!r}')
             if w.tag in records:
                 raise ValueError(f'{key} has two weights tagged {w.tag!r}')
+            problems = spec.record_problems(w)
+            if problems:
+                raise ValueError(f'bad weights record {w.name}: ' + '; '.join(problems))
             records[w.tag] = w
         if records and sum(w.default for w in records.values()) != 1:
             raise ValueError(f'{key} must mark exactly one weights record default=True')
-        _REGISTRY[key] = ModelEntry(key, fn, task, records, head, tuple(protected),
+        _REGISTRY[key] = ModelEntry(key, fn, task, records, tuple(protected),
                                     test_input if callable(test_input) else tuple(test_input), dict(test_kwargs or {}))
         return fn
     return deco
@@ -99,7 +107,7 @@ def unregister_model(name):
 
 
 def _entry(name):
-    _import_families()
+    discover()
     if name in _REGISTRY:
         return _REGISTRY[name], None
     arch, _, tag = name.rpartition('.')
@@ -128,7 +136,7 @@ def list_models(pattern=None, task=None, pretrained=None, tags=False):
     `task` is a task name (`image-classification`) or a domain (`vision`, `text`). With tags=True the names are
     checkpoints (`arch.tag`) instead of architectures.
     """
-    _import_families()
+    discover()
     out = []
     for entry in _REGISTRY.values():
         if task and task not in (entry.task, entry.domain):
@@ -145,42 +153,89 @@ def get_model(name, pretrained=False, classes=None, ctx=None, root=None, feature
     """Build a registered model, loading its weights when `pretrained` is True, a tag or a hashtag.
 
     A checkpoint name (`arch.tag`) picks the weights whose shapes and options the net takes; they are loaded when
-    pretrained is not False. `classes=N` that differs from the checkpoint loads all but the head and re-initializes
-    the head. `root` is the cache folder (default `$GLUONZOO_HOME/models`). `features_only=True` returns the
-    backbone's stage feature maps (`out_indices` picks which) after the full net was built and loaded strictly.
+    pretrained is not False. `classes` is a count or a list of class names: a model of a task with classes is
+    built with them; a pretrained one is loaded whole, then its own `reset_class(classes)` swaps in a fresh head
+    when they differ from the checkpoint's (with a warning). `root` is the cache folder (default
+    `$GLUONZOO_HOME/models`). `features_only=True` returns the backbone's stage feature maps (`out_indices` picks
+    them, by position or name) after the full net was built and loaded strictly.
     """
     import mxnet as mx
     from . import store
 
     if out_indices is not None and not features_only:
         raise ValueError('out_indices selects feature maps: pass features_only=True with it')
+    net, w, load, (names, count) = _construct(name, pretrained, classes, kwargs)
+    ctx = ctx or mx.cpu()
+    if not load:
+        net.initialize(ctx=ctx)
+        return _features(net, out_indices) if features_only else net
+    path = store.fetch(w, root=root)
+    load_checkpoint(net, path, ctx)
+    net.classes = list(w.classes) if w.classes else None
+    if count is not None and (names != net.classes if names else count != w.num_classes):
+        if not callable(getattr(net, 'reset_class', None)):
+            raise ValueError(f'{type(net).__name__} ({w.name}) has no reset_class: its head cannot take '
+                             f'classes={classes!r}; drop classes= or use pretrained=False')
+        net.reset_class(names if names else count)
+        warnings.warn(f'{w.name}: head re-initialized for classes={classes!r} (the checkpoint has '
+                      f'{w.num_classes}); all other layers are pretrained', stacklevel=2)
+    net.weights = w
+    if features_only:
+        net = _features(net, out_indices)
+        net.weights = w
+    return net
+
+
+def get_backbone(name, pretrained=True, out_indices=None, ctx=None, **kwargs):
+    """The stage feature maps of registered classifier `name`, for a detection / segmentation / pose builder
+    (GluonCV's `pretrained_base`): with `pretrained`, its default (or named) weights are loaded; without, the
+    parameters are left for the model that holds the backbone to initialize."""
+    if pretrained:
+        return get_model(name, pretrained=pretrained, ctx=ctx, features_only=True, out_indices=out_indices, **kwargs)
+    return _features(_construct(name, False, None, kwargs)[0], out_indices)
+
+
+def _construct(name, pretrained, classes, kwargs):
+    """(the built, uninitialized net, its weights record, whether to load it, (class names, count)) of a call."""
     entry, tag = _entry(name)
     if tag is not None and pretrained is not False and pretrained is not True:
         raise ValueError(f'{name} already names a checkpoint; pass pretrained=True, not {pretrained!r}')
     w = entry.resolve(tag or pretrained) if (tag or pretrained) else None
     load = w is not None and pretrained is not False
     options = _options(entry, w, kwargs)
-    reset_head = load and classes is not None and classes != w.num_classes
-    if classes is not None:
-        options['classes'] = classes
-    elif w is not None and w.num_classes:
-        options['classes'] = w.num_classes
+    names, count = _classes(entry, classes)
+    if count is not None and not load:
+        options['classes'] = names if _takes_names(entry) else count
+    elif w is not None and w.classes:
+        options['classes'] = list(w.classes) if _takes_names(entry) else w.num_classes
     net = _build(entry, options)
-    ctx = ctx or mx.cpu()
     if not load:
-        net.initialize(ctx=ctx)
-        return _features(net, out_indices) if features_only else net
-    path = store.fetch(w, root=root)
-    load_checkpoint(net, path, ctx, skip=entry.head if reset_head else None)
-    if reset_head:
-        warnings.warn(f'{w.name}: head {entry.head!r} re-initialized for classes={classes} '
-                      f'(the checkpoint has {w.num_classes}); all other layers are pretrained', stacklevel=2)
-    net.classes = None if reset_head else _class_names(w)
-    net.weights = w
-    if features_only:
-        net = _features(net, out_indices)
-        net.weights = w
-    return net
+        net.classes = names
+    return net, w, load, (names, count)
+
+
+def _classes(entry, classes):
+    """(class names or None, count or None) of a `classes=` argument, refusing what no head can take."""
+    if classes is None:
+        return None, None
+    if not get_task(entry.task).has_classes:
+        raise ValueError(f'{entry.name} is a {entry.task} model: it has no classes to set (classes={classes!r})')
+    if isinstance(classes, bool) or not isinstance(classes, (int, list, tuple)):
+        raise ValueError(f'classes= takes a count or a list of class names, not {classes!r}')
+    if isinstance(classes, int):
+        if classes < 1:
+            raise ValueError(f'classes={classes} must be at least 1')
+        return None, classes
+    names = list(classes)
+    if not names or not all(isinstance(c, str) and c for c in names):
+        raise ValueError(f'classes= must be a non-empty list of class names (strings), not {classes!r}')
+    return names, len(names)
+
+
+def _takes_names(entry):
+    """Whether the builder's `classes` option is a list of names (GluonCV's detectors) rather than a count."""
+    p = inspect.signature(entry.builder).parameters.get('classes')
+    return p is not None and isinstance(p.default, (list, tuple))
 
 
 def _features(net, out_indices):
@@ -216,8 +271,8 @@ def _build(entry, options):
     return entry.builder(**options)
 
 
-def load_checkpoint(net, path, ctx, skip=None):
-    """Load a Gluon .params file strictly into `net`; with `skip`, leave that sub-block freshly initialized."""
+def load_checkpoint(net, path, ctx):
+    """Load a Gluon .params file strictly into `net`: no missing, no extra parameters, the same shapes."""
     import mxnet as mx
     try:
         loaded = mx.nd.load(str(path))
@@ -225,40 +280,16 @@ def load_checkpoint(net, path, ctx, skip=None):
         raise BadInputError(f'{path} is not a readable MXNet parameter file: {str(e).splitlines()[0]}') from None
     loaded = {k.split(':', 1)[-1]: v for k, v in loaded.items()}  # 'arg:'/'aux:' prefixes of exported files
     params = net._collect_params_with_prefix()
-    wanted = {k: p for k, p in params.items() if not (skip and k.startswith(skip + '.'))}
-    have = {k for k in loaded if not (skip and k.startswith(skip + '.'))}
-    missing, extra = sorted(set(wanted) - have), sorted(have - set(wanted))
+    missing, extra = sorted(set(params) - set(loaded)), sorted(set(loaded) - set(params))
     if missing or extra:
         raise BadInputError(f'{path} does not fit {type(net).__name__}: missing {missing[:3]}, '
                             f'unexpected {extra[:3]} ({len(missing)} missing, {len(extra)} unexpected)')
-    for k, p in wanted.items():
+    for k, p in params.items():
         if p.shape and all(p.shape) and tuple(p.shape) != loaded[k].shape:
             raise BadInputError(f'{path}: {k} has shape {loaded[k].shape}, the net wants {p.shape}')
         p._load_init(loaded[k], ctx)
-    if skip:
-        getattr(net, skip).initialize(ctx=ctx)
 
 
 def count_params(net):
     """Trainable parameters (BatchNorm running statistics excluded), as torchvision and timm count them."""
     return sum(p.data().size for p in net.collect_params().values() if p.grad_req != 'null')
-
-
-def _class_names(w):
-    if w.classes is None:
-        return None
-    from importlib import resources
-    text = resources.files('gluonzoo.vision').joinpath('assets', f'{w.classes}_classes.txt').read_text()
-    return [line.strip() for line in text.splitlines() if line.strip()]
-
-
-_FAMILIES_IMPORTED = False
-
-
-def _import_families():
-    """Import the model files, whose decorators fill the registry (once, on first use)."""
-    global _FAMILIES_IMPORTED
-    if not _FAMILIES_IMPORTED:
-        _FAMILIES_IMPORTED = True
-        from .vision import models  # noqa: F401
-        from .text import models as text_models  # noqa: F401

@@ -1,15 +1,14 @@
 """The Weights record: one per checkpoint, data beside the architecture it fits.
 
-A record says what a checkpoint is (arch, tag, sha1 of the Gluon .params file), how it was made (recipe, log,
-source), how to feed it (preprocess, config) and how well it does (metrics). Nothing here runs a model.
+A record says what a checkpoint is (arch, tag, sha1 of the Gluon .params file), what it predicts (its class
+names), how it was made (recipe, log, source), how to feed it (preprocess, input_shape, config) and how well it does
+(metrics). Nothing here runs a model. The structure is checked here; what a task allows in `preprocess` is checked
+when the record is registered (gluonzoo.tasks).
 """
 import dataclasses
 import re
 from types import MappingProxyType
 from typing import Callable, Mapping, Optional, Tuple
-
-TASKS = ('image-classification', 'object-detection', 'semantic-segmentation', 'text-embedding',
-         'text-classification', 'language-model', 'translation', 'question-answering', 'fill-mask')
 
 #: GluonCV's public mirror; `{repo}gluon/models/{arch}-{sha1[:8]}.zip` holds `{arch}-{sha1[:8]}.params`.
 GLUONCV_REPO = 'https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/'
@@ -65,8 +64,7 @@ class Weights:
     task: str
     num_params: int  # trainable parameters; registry.count_params recomputes it
     source: Source
-    num_classes: Optional[int] = None
-    classes: Optional[str] = None  # a class-name list shipped with the package, e.g. 'imagenet1k'
+    classes: Optional[Tuple[str, ...]] = None  # the name of each output class, in output order
     metrics: Mapping = dataclasses.field(default_factory=dict)
     recipe: Optional[str] = None  # how it was made; for gluonzoo's own: the exact command, run from the checkout
     log: Optional[str] = None  # path under logs/ of the log that command wrote
@@ -81,6 +79,9 @@ class Weights:
     def __post_init__(self):
         for f in ('metrics', 'preprocess', 'config', 'check'):
             object.__setattr__(self, f, _frozen(getattr(self, f)))
+        if self.classes is not None and not isinstance(self.classes, str):
+            object.__setattr__(self, 'classes', tuple(self.classes))
+        object.__setattr__(self, 'input_shape', tuple(self.input_shape))
         problems = self.problems()
         if problems:
             raise ValueError(f'bad weights record {self.name}: ' + '; '.join(problems))
@@ -88,6 +89,19 @@ class Weights:
     @property
     def name(self):
         return f'{self.arch}.{self.tag}'
+
+    @property
+    def num_classes(self):
+        """How many classes the checkpoint's head predicts (None for a model without one)."""
+        return len(self.classes) if self.classes else None
+
+    def transforms(self):
+        """The eval preprocessing this checkpoint wants, as a callable (torchvision's weights.transforms())."""
+        from .tasks import get_task
+        make = get_task(self.task).transforms
+        if make is None:
+            raise ValueError(f'{self.name}: the {self.task} task defines no transforms for its records')
+        return make(self)
 
     @property
     def file_stem(self):
@@ -99,8 +113,13 @@ class Weights:
         out = []
         if not _SHA1.match(self.sha1):
             out.append(f'sha1 {self.sha1!r} is not 40 lowercase hex digits')
-        if self.task not in TASKS:
-            out.append(f'task {self.task!r} is not one of {TASKS}')
+        if not isinstance(self.task, str) or not self.task:
+            out.append(f'task {self.task!r} is not a task name')
+        if self.classes is not None and (isinstance(self.classes, str) or not self.classes
+                                         or not all(isinstance(c, str) and c for c in self.classes)):
+            out.append('classes must be a non-empty sequence of class names (non-empty strings)')
+        if not self.input_shape or not all(isinstance(d, int) and d > 0 for d in self.input_shape):
+            out.append(f'input_shape {self.input_shape!r} must be positive ints')
         if not re.match(r'^[A-Za-z0-9_]+$', self.tag) or re.match(r'^[0-9a-f]{8}$', self.tag):
             out.append(f'tag {self.tag!r} must be [A-Za-z0-9_]+ and not look like a hashtag')
         if self.num_params <= 0:
@@ -129,6 +148,8 @@ class Weights:
         for f in ('metrics', 'preprocess', 'config', 'check'):
             d[f] = dict(d[f])
         d['input_shape'] = list(self.input_shape)
+        d['classes'] = list(self.classes) if self.classes else None
+        d['num_classes'] = self.num_classes
         src = dataclasses.asdict(self.source) if self.source.converter is None else {
             **{k: v for k, v in dataclasses.asdict(self.source).items() if k != 'converter'},
             'converter': f'{self.source.converter.__module__}.{self.source.converter.__qualname__}'}

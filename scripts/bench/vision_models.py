@@ -90,11 +90,9 @@ def build(impl, name):
         from gluoncv import model_zoo
         net = model_zoo.get_model(name, pretrained=False)
         net.initialize()
-    else:  # the registered builder itself: get_model would also import the text families, absent here
-        import gluonzoo.vision.models  # noqa: F401
-        from gluonzoo.registry import _REGISTRY
-        net = _REGISTRY[name].builder()
-        net.initialize()
+    else:
+        import gluonzoo as gz
+        net = gz.get_model(name)
     net(mx.nd.zeros((1, 3, _side(name), _side(name))))  # settle deferred shapes outside the timing
     return net
 

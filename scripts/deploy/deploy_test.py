@@ -4,7 +4,8 @@ Exports mobilenetv2_1.0 with its real weights (target ort for ONNX Runtime, targ
 the three servers on 127.0.0.1, sends the real photos in vision/assets/ and checks the top-1 label is Python
 gluonzoo's (MXNet) with every top-5 probability within 1e-4; then sends bad requests (empty body, a text file, a
 truncated JPEG, a 50 MB body) that must get a 4xx while the server keeps serving. The CLIs are checked the same
-way. Everything started is stopped at the end, failure or not.
+way, and also on cifar_resnet20_v1.fmnist (one grey channel, 28x28: the services follow the record's color and
+size) with real Fashion-MNIST test pictures. Everything started is stopped at the end, failure or not.
 
     python scripts/deploy/deploy_test.py --build out/deploy
 """
@@ -82,24 +83,54 @@ def check_top(where, photo, got, ref):
     return worst
 
 
-def python_reference():
+def python_reference(name, paths):
+    """The pretrained net `name` and, per picture, Python's top-5 and every class's probability."""
     import mxnet as mx
     import numpy as np
     import gluonzoo as gz
-    from gluonzoo.vision import classify
-    net = gz.get_model('mobilenetv2_1.0', pretrained=True)
+    from gluonzoo.vision import classify, read_image
+    net = gz.get_model(name, pretrained=True)
     net.hybridize()
+    transform = net.weights.transforms()
     ref = {}
-    for photo in PHOTOS:
-        path = os.path.join(ASSETS, photo)
+    for path in paths:
         labels = classify(net, [path], topk=5)[0]
         # every class's probability, to compare whatever indices a service puts in its top 5
-        from gluonzoo.vision.image import read_image
-        from gluonzoo.vision.transforms import imagenet_eval
-        x = imagenet_eval(read_image(path), **net.weights.preprocess)
-        p = mx.nd.softmax(net(mx.nd.array(x))).asnumpy()[0]
-        ref[photo] = (labels, {i: float(v) for i, v in enumerate(p.astype(np.float64))})
+        p = mx.nd.softmax(net(mx.nd.array(transform(read_image(path))[None]))).asnumpy()[0]
+        ref[os.path.basename(path)] = (labels, {i: float(v) for i, v in enumerate(p.astype(np.float64))})
     return net, ref
+
+
+def fashion_pictures(folder, count=5):
+    """The first `count` Fashion-MNIST test images as 28x28 grey PNG files; their paths."""
+    import cv2
+    from gluonzoo.vision.data import load_fashion_mnist
+    images, labels = load_fashion_mnist('test')
+    paths = []
+    for i in range(count):
+        paths.append(os.path.join(folder, f'fmnist-test-{i}-label{labels[i]}.png'))
+        cv2.imwrite(paths[-1], images[i])
+    return paths
+
+
+def check_clis(clis, paths, ref):
+    """Run each CLI on the pictures; the failures, as lines."""
+    failures = []
+    for name, cmd in clis:
+        p = subprocess.run(cmd + paths, capture_output=True, text=True, timeout=300)
+        try:
+            if p.returncode != 0:
+                raise AssertionError(f'{name} exited {p.returncode}: {p.stderr.strip()[-300:]}')
+            lines = [json.loads(line) for line in p.stdout.splitlines() if line.startswith('{')]
+            if len(lines) != len(paths):
+                raise AssertionError(f'{name}: {len(lines)} results for {len(paths)} pictures')
+            pics = [os.path.basename(x) for x in paths]
+            worst = max(check_top(name, ph, got, ref[ph]) for ph, got in zip(pics, lines))
+            print(f'ok  {name}: {len(paths)} pictures, top-1 as Python, max |dp| {worst:.1e}')
+        except AssertionError as e:
+            failures.append(str(e))
+            print(f'FAIL {e}')
+    return failures
 
 
 def bad_bodies(tmp):
@@ -124,35 +155,30 @@ def main():
     os.makedirs(os.path.join(build, 'models'), exist_ok=True)
     import gluonzoo as gz
 
-    net, ref = python_reference()
-    prefix = os.path.join(build, 'models', 'mobilenetv2_1.0')
-    ort_file = gz.export(net, prefix, formats=('onnx',))['onnx']
-    ocv_file = gz.export(net, prefix + '-opencv', formats=('onnx',), target='opencv')['onnx']
-    print(f'exported {ort_file} and {ocv_file}')
     java = ['java', f'-Djava.library.path={OPENCV_JNI}', '-cp', f'{build}/java:{OPENCV_JAR}', 'gluonzoo.Serve']
     serve = os.path.join(build, 'cpp', 'gluonzoo-serve')
     predict = os.path.join(build, 'cpp', 'gluonzoo-predict')
+
+    def exported(net, name):
+        prefix = os.path.join(build, 'models', name)
+        ort_file = gz.export(net, prefix, formats=('onnx',))['onnx']
+        ocv_file = gz.export(net, prefix + '-opencv', formats=('onnx',), target='opencv')['onnx']
+        print(f'exported {ort_file} and {ocv_file}')
+        return ort_file, ocv_file, [('cpp-ort cli', [predict, ort_file, '--backend', 'ort']),
+                                    ('cpp-opencv cli', [predict, ocv_file, '--backend', 'opencv']),
+                                    ('java-opencv cli', java + [ocv_file, '--predict'])]
+
+    failures = []
+    photos = [os.path.join(ASSETS, p) for p in PHOTOS]
+    grey = fashion_pictures(build) + [photos[0]]  # a colour photo too: it is converted to grey and resized
+    grey_net, grey_ref = python_reference('cifar_resnet20_v1.fmnist', grey)
+    failures += check_clis(exported(grey_net, 'cifar_resnet20_v1.fmnist')[2], grey, grey_ref)
+    net, ref = python_reference('mobilenetv2_1.0', photos)
+    ort_file, ocv_file, clis = exported(net, 'mobilenetv2_1.0')
+    failures += check_clis(clis, photos, ref)
     services = [('cpp-ort', lambda port: [serve, ort_file, '--backend', 'ort', '--port', str(port)]),
                 ('cpp-opencv', lambda port: [serve, ocv_file, '--backend', 'opencv', '--port', str(port)]),
                 ('java-opencv', lambda port: java + [ocv_file, '--port', str(port)])]
-    clis = [('cpp-ort cli', [predict, ort_file, '--backend', 'ort']),
-            ('cpp-opencv cli', [predict, ocv_file, '--backend', 'opencv']),
-            ('java-opencv cli', java + [ocv_file, '--predict'])]
-    failures = []
-    photos = [os.path.join(ASSETS, p) for p in PHOTOS]
-    for name, cmd in clis:
-        p = subprocess.run(cmd + photos, capture_output=True, text=True, timeout=300)
-        try:
-            if p.returncode != 0:
-                raise AssertionError(f'{name} exited {p.returncode}: {p.stderr.strip()[-300:]}')
-            lines = [json.loads(line) for line in p.stdout.splitlines() if line.startswith('{')]
-            worst = max(check_top(name, ph, got, ref[ph]) for ph, got in zip(PHOTOS, lines))
-            if len(lines) != len(PHOTOS):
-                raise AssertionError(f'{name}: {len(lines)} results for {len(PHOTOS)} photos')
-            print(f'ok  {name}: {len(PHOTOS)} photos, top-1 as Python, max |dp| {worst:.1e}')
-        except AssertionError as e:
-            failures.append(str(e))
-            print(f'FAIL {e}')
     bad = bad_bodies(build)
     for name, make in services:
         port = free_port()

@@ -53,9 +53,8 @@ def services(name, build):
     import mxnet as mx
     import numpy as np
     import gluonzoo as gz
-    from gluonzoo.registry import _class_names, get_entry
+    from gluonzoo.registry import get_entry
     from gluonzoo.vision.image import read_image
-    from gluonzoo.vision.transforms import imagenet_eval
     entry = get_entry(name)
     w = entry.default_weights
     if entry.task != 'image-classification':
@@ -64,12 +63,8 @@ def services(name, build):
         return 'n/a: no weights record to read preprocessing from'
     mx.random.seed(0)
     net = gz.get_model(name, **dict(w.config))
-    net.weights, net.classes = w, _class_names(w)  # random weights, the record's preprocessing and labels
-    pre = dict(w.preprocess)
-    if 'crop' not in pre:  # what the services do for a record without resize/crop: the graph's input size
-        pre['crop'] = tuple(w.input_shape[2:4])
-        pre.setdefault('resize', w.input_shape[2])
-    x = imagenet_eval(read_image(PHOTO), **pre)
+    net.weights, net.classes = w, list(w.classes)  # random weights, the record's preprocessing and labels
+    x = w.transforms()(read_image(PHOTO))[None]
     prob = mx.nd.softmax(net(mx.nd.array(x))).asnumpy()[0].astype(np.float64)
     java = ['java', '-Djava.library.path=/usr/lib/jni', '-cp', f'{build}/java:/usr/share/java/opencv.jar',
             'gluonzoo.Serve']

@@ -74,7 +74,7 @@ def test_unknown_target_opset_format(tmp_path):
         gz.export(net, str(tmp_path / 'x'), input_shape=shape, opset=17)
     with pytest.raises(ExportError, match="format 'tflite'"):
         gz.export(net, str(tmp_path / 'x'), input_shape=shape, formats=('onnx', 'tflite'))
-    with pytest.raises(ExportError, match='preprocess=True needs a weights record'):
+    with pytest.raises(ExportError, match='preprocess=True needs an image weights record'):
         gz.export(net, str(tmp_path / 'x'), input_shape=shape, preprocess=True)
     assert list(tmp_path.iterdir()) == []
 

@@ -8,7 +8,7 @@ import pytest
 
 from gluonzoo.errors import BadInputError
 from gluonzoo.train import TrainConfig, lr_at, parse_args
-from gluonzoo.train.data import ArrayData
+from gluonzoo.vision.data import ArrayData
 
 from .helpers import recipe_main
 

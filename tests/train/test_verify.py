@@ -46,7 +46,7 @@ def test_verify_fails_when_the_log_disagrees(tmp_path, capsys):
     fake.write_text(''.join(json.dumps(r) + '\n' for r in records))
     arch = 'cifar_resnet20_v1_claims_more'
     record = dataclasses.replace(w, arch=arch, log=str(fake), default=True)
-    with registered(arch, get_entry(w.arch).builder, task=w.task, weights=[record], head='output',
+    with registered(arch, get_entry(w.arch).builder, task=w.task, weights=[record],
                     protected=('in_channels',)):
         assert cli(['verify', f'{arch}.{w.tag}']) == 1
         captured = capsys.readouterr()

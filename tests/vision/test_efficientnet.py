@@ -10,7 +10,7 @@ import gluonzoo as gz
 from gluonzoo import store
 from gluonzoo.errors import BadInputError
 from gluonzoo.vision import classify
-from gluonzoo.vision.models.efficientnet import from_lite0_package
+from gluonzoo.vision.models.classification.efficientnet import from_lite0_package
 
 ASSETS = resources.files('gluonzoo.vision').joinpath('assets')
 

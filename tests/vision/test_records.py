@@ -5,7 +5,7 @@ import json
 import pytest
 
 import gluonzoo as gz
-from gluonzoo.vision.models._records import GLUONCV_TABLE
+from gluonzoo.vision.models.classification._gluoncv import GLUONCV_TABLE
 from gluonzoo.weights import GLUONCV_REPO
 
 from ..peers import run_peer

@@ -17,8 +17,10 @@ from ..conftest import registered, sha1, tiny_params, zipped
 
 
 def record(data, url, arch='tinynet', **kw):
+    """A record of conftest.tiny_params' file: an image classifier of 3x2x1 pictures into four classes."""
     return Weights(arch=arch, tag='t', default=True, sha1=sha1(data), task='image-classification',
-                   num_params=92, num_classes=4, source=Source(kind='mirror', url=url), input_shape=(1, 6), **kw)
+                   num_params=92, classes=('a', 'b', 'c', 'd'), source=Source(kind='mirror', url=url),
+                   input_shape=(1, 3, 2, 1), **kw)
 
 
 def serve(server, w, data):
@@ -47,11 +49,11 @@ def test_get_model_through_the_mirror_loads_the_file(http_server, tmp_path):
     data, build = tiny_params(tmp_path, seed=3)
     w = record(data, http_server.base, arch='tiny_mirror_net')
     serve(http_server, w, data)
-    with registered('tiny_mirror_net', build, task='image-classification', weights=[w], head=None):
+    with registered('tiny_mirror_net', build, task='image-classification', weights=[w]):
         net = gz.get_model('tiny_mirror_net', pretrained=True)
     ref = build()
     ref.load_parameters(str(tmp_path / 'tiny-3.params'))
-    x = mx.nd.ones((2, 6))
+    x = mx.nd.ones((2, 3, 2, 1))
     np.testing.assert_allclose(net(x).asnumpy(), ref(x).asnumpy(), rtol=1e-6)
 
 

@@ -12,8 +12,10 @@ from mxnet.gluon import HybridBlock, nn
 
 from ...convert import load_safetensors
 from ...errors import BadInputError
+from ...heads import reset_head
 from ...registry import register_model
 from ...weights import ONE_THREAD, Source, Weights
+from ..data.corpora import LEXNAMES
 
 # a masked attention score: exp() of it is exactly 0 in float32, as GluonNLP's length-masked softmax gives
 _NEG = -1e30
@@ -241,6 +243,11 @@ class BERTClassifier(HybridBlock):
     def hybrid_forward(self, F, inputs, token_types, valid_length=None):
         return self.classifier(self.bert(inputs, token_types, valid_length)[1])
 
+    def reset_class(self, classes, reuse_weights=None):
+        """A fresh output layer for `classes` (a count or a list of names); rows of classes named in
+        `reuse_weights` ({new: old} by name or index) are copied over."""
+        self.classes = reset_head(self, 'classifier', classes, reuse_weights, getattr(self, 'classes', None))
+
 
 class BertForQA(HybridBlock):
     """Span (SQuAD) head: start and end scores per token, (batch, length, 2); GluonNLP scripts' `BertForQA`."""
@@ -326,7 +333,7 @@ BERT_6_384_12_ALL_MINILM_L6_V2 = Weights(
 # its recipe, not shipped.
 BERT_6_384_12_CLASSIFIER_WORDNET = Weights(
     arch='bert_6_384_12_classifier', tag='wordnet', default=True, task='text-classification',
-    sha1='d5a8945b69c26aa7f59226a5e4d290a5a3ed36a9', num_params=22730541, num_classes=45,
+    sha1='d5a8945b69c26aa7f59226a5e4d290a5a3ed36a9', num_params=22730541, classes=LEXNAMES,
     metrics={'top1': 51.85, 'split': 'WordNet 3.0 glosses, first 2,000 of the hash-ordered test split',
              'source': 'logs/bert_6_384_12_classifier.wordnet.jsonl'},
     recipe=f'{ONE_THREAD} scripts/text/classification/finetune.py --progress 0 --train-limit 8000 --val-limit 2000 '
@@ -352,7 +359,7 @@ def _bert_inputs(batch=2, length=6, vocab=20, types=True):
 _SHAPES = ('vocab_size', 'token_type_vocab_size', 'units', 'hidden_size', 'num_layers', 'num_heads', 'max_length',
            'use_pooler', 'use_decoder', 'use_classifier')
 _TINY = dict(vocab_size=20, units=16, hidden_size=32, num_layers=2, num_heads=4, max_length=16)
-_TEXT = dict(task='text-embedding', head=None, protected=_SHAPES, test_kwargs=_TINY)
+_TEXT = dict(task='text-embedding', protected=_SHAPES, test_kwargs=_TINY)
 
 
 def _bert(num_layers, units, hidden_size, num_heads, vocab_size, **kw):
@@ -413,7 +420,7 @@ def distilbert_6_768_12(vocab_size=30522, units=768, hidden_size=3072, num_layer
                            num_heads=num_heads, max_length=max_length, dropout=dropout)
 
 
-_CLASSIFIER = dict(task='text-classification', head='classifier', protected=_SHAPES, test_kwargs=_TINY,
+_CLASSIFIER = dict(task='text-classification', protected=_SHAPES, test_kwargs=_TINY,
                    test_input=_bert_inputs())
 
 
@@ -437,7 +444,7 @@ def bert_6_384_12_classifier(classes=2, vocab_size=30522, units=384, hidden_size
     return _classifier(classes, dropout, num_layers, units, hidden_size, num_heads, vocab_size, max_length)
 
 
-@register_model(task='question-answering', head=None, protected=_SHAPES, test_kwargs=_TINY,
+@register_model(task='question-answering', protected=_SHAPES, test_kwargs=_TINY,
                 test_input=_bert_inputs())
 def bert_12_768_12_qa(vocab_size=30522, units=768, hidden_size=3072, num_layers=12, num_heads=12, max_length=512,
                       dropout=0.1):

@@ -104,10 +104,8 @@ def _gpt2_inputs(batch=2, length=6, vocab=20):
     return make
 
 
-_REG = dict(task='language-model', head=None, protected=('vocab_size', 'units', 'num_layers', 'num_heads',
-                                                         'max_length'),
-            test_input=_gpt2_inputs(), test_kwargs=dict(vocab_size=20, units=16, num_layers=2, num_heads=4,
-                                                        max_length=16))
+_REG = dict(task='language-model', protected=('vocab_size', 'units', 'num_layers', 'num_heads', 'max_length'),
+            test_input=_gpt2_inputs(), test_kwargs=dict(vocab_size=20, units=16, num_layers=2, num_heads=4, max_length=16))
 
 
 @register_model(**_REG)

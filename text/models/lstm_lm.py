@@ -129,7 +129,7 @@ class AWDRNN(_LM):
 
 # -- weights records ----------------------------------------------------------------------------------------------
 # Trained by gluonzoo (scripts/text/lm, its README has the numbers); 19 MB, so rebuilt by its recipe, not shipped.
-# Its vocabulary (the 10,000 commonest training tokens + <unk>) comes from the data: gluonzoo.train.datasets.austen.
+# Its vocabulary (the 10,000 commonest training tokens + <unk>) comes from the data: gluonzoo.text.train.datasets.austen.
 STANDARD_LSTM_LM_200_AUSTEN = Weights(
     arch='standard_lstm_lm_200', tag='austen', default=True, task='language-model',
     sha1='9f983a98d7969953b62aac31c515881b77fa82dd', num_params=2653602,
@@ -153,7 +153,7 @@ def _lm_inputs(length=5, batch=2, vocab=20):
 
 
 _SHAPES = ('vocab_size', 'embed_size', 'hidden_size', 'num_layers', 'tie_weights')
-_REG = dict(task='language-model', head=None, protected=_SHAPES, test_input=_lm_inputs())
+_REG = dict(task='language-model', protected=_SHAPES, test_input=_lm_inputs())
 _TINY_STD = dict(vocab_size=20, embed_size=8, hidden_size=8)
 _TINY_AWD = dict(vocab_size=20, embed_size=8, hidden_size=12)
 

@@ -223,7 +223,7 @@ class NMTModel(HybridBlock):
 
 # -- weights records ----------------------------------------------------------------------------------------------
 # Trained by gluonzoo (scripts/text/nmt, its README has the numbers); 10 MB, so rebuilt by its recipe, not shipped.
-# The SentencePiece model it reads and writes comes from the same data: gluonzoo.train.datasets.trans_de_en.
+# The SentencePiece model it reads and writes comes from the same data: gluonzoo.text.train.datasets.trans_de_en.
 TRANSFORMER_DE_EN_128_DING = Weights(
     arch='transformer_de_en_128', tag='ding', default=True, task='translation',
     sha1='eeb6a059afec6eb19b6471224330cde2c4c41e4b', num_params=1175968,
@@ -248,7 +248,7 @@ def _nmt_inputs(batch=2, src_len=6, tgt_len=5, vocab=20):
     return make
 
 
-_REG = dict(task='translation', head=None, test_input=_nmt_inputs(),
+_REG = dict(task='translation', test_input=_nmt_inputs(),
             protected=('vocab_size', 'units', 'hidden_size', 'num_layers', 'num_heads', 'max_src_length',
                        'max_tgt_length'),
             test_kwargs=dict(vocab_size=20, units=16, hidden_size=32, num_layers=2, num_heads=4))

@@ -1,7 +1,10 @@
-"""Image datasets: Fashion-MNIST (Debian idx files), ImageFolder / ImageNet layout, RecordIO (.rec + .idx)."""
+"""Image datasets: Fashion-MNIST (Debian idx files), OpenCV's digits sheet, ImageFolder / ImageNet layout, RecordIO
+(.rec + .idx), and in-memory arrays in the training engine's batch order."""
+from .arrays import ArrayData
+from .digits import load_opencv_digits
 from .fashion_mnist import CLASSES as FASHION_MNIST_CLASSES, FashionMNIST, load_fashion_mnist, read_idx
 from .folder import ImageFolder, ImageNet, looks_like_image
 from .recordio import ImageRecordDataset, pack
 
-__all__ = ['load_fashion_mnist', 'read_idx', 'FASHION_MNIST_CLASSES', 'FashionMNIST', 'ImageFolder', 'ImageNet',
-           'looks_like_image', 'ImageRecordDataset', 'pack']
+__all__ = ['ArrayData', 'load_opencv_digits', 'load_fashion_mnist', 'read_idx', 'FASHION_MNIST_CLASSES',
+           'FashionMNIST', 'ImageFolder', 'ImageNet', 'looks_like_image', 'ImageRecordDataset', 'pack']

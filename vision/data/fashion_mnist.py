@@ -9,10 +9,11 @@ import os
 import numpy as np
 
 from ...errors import BadInputError
+from ..meta import FASHION_MNIST
 
 #: where `apt-get install dataset-fashion-mnist` puts the files; $GLUONZOO_FASHION_MNIST overrides it
 ROOT = '/usr/share/datasets/fashion-mnist'
-CLASSES = ('T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot')
+CLASSES = FASHION_MNIST  # vision/assets/fashion_mnist_classes.txt
 _FILES = {'train': ('train-images-idx3-ubyte.gz', 'train-labels-idx1-ubyte.gz'),
           'test': ('t10k-images-idx3-ubyte.gz', 't10k-labels-idx1-ubyte.gz')}
 

@@ -37,6 +37,49 @@ def as_rgb(img):
     return img[:, :, :3]
 
 
+def to_color(img, color):
+    """An HxWx3 RGB image as the net's `color`: 'RGB' (kept), 'BGR' (channels reversed) or 'grey' (HxWx1, OpenCV's
+    luma: 0.299 R + 0.587 G + 0.114 B, so a grey picture read as RGB comes back unchanged).
+
+    >>> to_color(np.full((2, 2, 3), 7, np.uint8), 'grey')[..., 0].tolist()
+    [[7, 7], [7, 7]]
+    """
+    if color == 'RGB':
+        return img
+    if color == 'BGR':
+        return img[:, :, ::-1]
+    if color == 'grey':
+        return cv2.cvtColor(np.ascontiguousarray(img), cv2.COLOR_RGB2GRAY)[:, :, None]
+    raise ValueError(f"color {color!r} is not 'RGB', 'BGR' or 'grey'")
+
+
+def zero_pad(img, top, bottom, left, right):
+    """Zero-pad an HxWxC image by the given number of pixels on each side."""
+    return np.pad(img, ((top, bottom), (left, right), (0, 0)))
+
+
+def pad_to(img, size):
+    """Zero-pad an HxWxC image to (height, width) = `size`, centered (the extra pixel, if any, bottom/right)."""
+    h, w = img.shape[:2]
+    if h > size[0] or w > size[1]:
+        raise BadInputError(f'cannot pad a {h}x{w} image to {size[0]}x{size[1]}; it is larger')
+    top, left = (size[0] - h) // 2, (size[1] - w) // 2
+    return zero_pad(img, top, size[0] - h - top, left, size[1] - w - left)
+
+
+def crop(img, top, left, size):
+    """The (height, width) = `size` window of an HxWxC image whose top-left pixel is (top, left)."""
+    h, w = img.shape[:2]
+    if top < 0 or left < 0 or top + size[0] > h or left + size[1] > w:
+        raise BadInputError(f'cannot crop {size[0]}x{size[1]} at ({top}, {left}) from a {h}x{w} image')
+    return img[top:top + size[0], left:left + size[1]]
+
+
+def hflip(img):
+    """Mirror left-right."""
+    return img[:, ::-1]
+
+
 def resize(img, size, interp=None):
     """Resize to `size` = (height, width); area interpolation when shrinking, bilinear when growing."""
     h, w = img.shape[:2]
@@ -61,8 +104,7 @@ def center_crop(img, size):
     ch, cw = size
     if h < ch or w < cw:
         raise BadInputError(f'cannot center-crop {ch}x{cw} from a {h}x{w} image; resize it first')
-    top, left = (h - ch) // 2, (w - cw) // 2
-    return img[top:top + ch, left:left + cw]
+    return crop(img, (h - ch) // 2, (w - cw) // 2, size)
 
 
 def random_resized_crop(img, size, rng, area=(0.08, 1.0), ratio=(3 / 4, 4 / 3)):
@@ -84,15 +126,14 @@ def random_resized_crop(img, size, rng, area=(0.08, 1.0), ratio=(3 / 4, 4 / 3)):
 
 def random_crop_padded(img, size, pad, rng):
     """Zero-pad by `pad` on every side, then a random (h, w) = `size` window (the CIFAR training crop)."""
-    img = np.pad(img, ((pad, pad), (pad, pad), (0, 0)))
+    img = zero_pad(img, pad, pad, pad, pad)
     h, w = img.shape[:2]
-    y0, x0 = rng.integers(0, h - size[0] + 1), rng.integers(0, w - size[1] + 1)
-    return img[y0:y0 + size[0], x0:x0 + size[1]]
+    return crop(img, rng.integers(0, h - size[0] + 1), rng.integers(0, w - size[1] + 1), size)
 
 
 def random_flip(img, rng, p=0.5):
     """Mirror left-right with probability p."""
-    return img[:, ::-1] if rng.random() < p else img
+    return hflip(img) if rng.random() < p else img
 
 
 def color_jitter(img, rng, brightness=0.4, contrast=0.4, saturation=0.4):
@@ -118,8 +159,23 @@ def lighting(img, rng, alphastd=0.1):
     return np.clip(img.astype(np.float32) + PCA_EIGVEC @ (alpha * PCA_EIGVAL), 0, 255)
 
 
-def normalize(img, mean, std, scale=1 / 255.0):
-    """HxWx3 pixels -> float32 3xHxW: x * scale, minus mean, over std (per channel)."""
-    x = img.astype(np.float32) * scale
+def normalize(img, mean, std, scale=1 / 255.0, layout='NCHW'):
+    """HxWxC pixels -> float32 CxHxW ('NCHW', the default) or HxWxC ('NHWC'): x * scale, minus mean, over std.
+
+    The scaling divides by 1 / scale (by 255.0 for the usual 1/255, bit for bit what x / 255.0 gives), so a training
+    recipe that always divided keeps its numbers.
+
+    >>> x = normalize(np.full((2, 3, 1), 255, np.uint8), [0.5], [0.5])
+    >>> x.shape, x.dtype, float(x.max())
+    ((1, 2, 3), dtype('float32'), 1.0)
+    """
+    if img.ndim != 3 or img.shape[2] != len(mean) or len(std) != len(mean):
+        raise BadInputError(f'cannot normalize an image of shape {img.shape} with {len(mean)} mean and '
+                            f'{len(std)} std values: one of each per channel')
+    x = img.astype(np.float32) / np.float32(1.0 / scale)
     x = (x - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)
+    if layout == 'NHWC':
+        return np.ascontiguousarray(x)
+    if layout != 'NCHW':
+        raise ValueError(f"layout {layout!r} is not 'NCHW' or 'NHWC'")
     return np.ascontiguousarray(x.transpose(2, 0, 1))

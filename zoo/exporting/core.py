@@ -13,8 +13,14 @@ OPSETS = (13,)  # what MXNet 1.9.1's converters write correctly (DESIGN.md); new
 TARGETS = ('ort', 'opencv')
 
 
+def channels_of(pre):
+    """How many channels a record's image preprocess feeds the net (its `color`: grey is one)."""
+    return 1 if pre.get('color') == 'grey' else 3
+
+
 class Preprocess:
-    """Factory of the block that takes raw uint8 NHWC RGB and normalizes inside the graph (GluonCV export_block)."""
+    """Factory of the block that takes raw uint8 NHWC pixels (already resized, cropped and in the record's color:
+    RGB, BGR or one grey channel) and normalizes inside the graph (GluonCV export_block)."""
 
     @staticmethod
     def wrap(net, pre):
@@ -22,9 +28,10 @@ class Preprocess:
         import numpy as np
         from mxnet.gluon import nn
 
+        c = channels_of(pre)
         scale = float(pre.get('scale', 1 / 255.0))
-        mean = np.asarray(pre.get('mean', (0.0, 0.0, 0.0)), np.float32).reshape(1, 3, 1, 1) / scale
-        std = np.asarray(pre.get('std', (1.0, 1.0, 1.0)), np.float32).reshape(1, 3, 1, 1) / scale
+        mean = np.asarray(pre.get('mean', (0.0,) * c), np.float32).reshape(1, c, 1, 1) / scale
+        std = np.asarray(pre.get('std', (1.0,) * c), np.float32).reshape(1, c, 1, 1) / scale
 
         class WithPreprocess(nn.HybridBlock):
             def __init__(self):
@@ -65,10 +72,11 @@ def _check_hybridizable(net):
 
 def metadata(w, name, shape, preprocess, target, opset, classes):
     """The ONNX metadata props a service needs: flat strings, so C++ and Java read them without a JSON parser."""
+    color = (w.preprocess.get('color') if w is not None else None) or 'RGB'
     props = {'gluonzoo.model': name, 'gluonzoo.input_shape': ','.join(map(str, shape)),
              'gluonzoo.target': target, 'gluonzoo.opset': str(opset),
              'gluonzoo.preprocess_in_graph': '1' if preprocess else '0',
-             'gluonzoo.input_layout': 'NHWC-uint8-RGB' if preprocess else 'NCHW-float32-RGB'}
+             'gluonzoo.input_layout': f'NHWC-uint8-{color}' if preprocess else f'NCHW-float32-{color}'}
     if w is not None:
         props['gluonzoo.weights'] = w.name
         props['gluonzoo.sha1'] = w.sha1
@@ -89,8 +97,9 @@ def export(net_or_name, path, input_shape=None, formats=('symbol', 'onnx'), opse
     `net_or_name` is a HybridBlock or a registry name (built with its default weights when it has any).
     `input_shape` defaults to the weights record's; `inputs` (a tuple of NDArrays) replaces it for nets with
     several or non-float inputs (text models); `name` is the model name written into the metadata (default:
-    the registry name, the weights record's, or the class name). `preprocess=True` makes the graph take raw uint8 NHWC RGB of the
-    crop size and normalize inside with the record's mean/std. `target='opencv'` rewrites the ONNX graph for
+    the registry name, the weights record's, or the class name). `preprocess=True` makes the graph take raw uint8
+    NHWC pixels of the crop size, in the record's color (RGB, BGR, or 1 grey channel), and normalize inside with
+    the record's scale and mean/std. `target='opencv'` rewrites the ONNX graph for
     OpenCV 4.6 DNN. `dynamic_batch` leaves axis 0 of every input free.
     """
     import mxnet as mx
@@ -114,10 +123,14 @@ def export(net_or_name, path, input_shape=None, formats=('symbol', 'onnx'), opse
         if not shape:
             raise ExportError('export needs input_shape=(N, C, H, W) for a net without a weights record')
         if preprocess:
+            if w is None or 'mean' not in w.preprocess:
+                raise ExportError('preprocess=True needs an image weights record with mean/std: export the pretrained '
+                                  'net (or set net.weights to its record)')
             if len(shape) != 4:
                 raise ExportError(f'preprocess=True needs an image input (N, C, H, W), not {shape}')
-            if w is None or not w.preprocess:
-                raise ExportError('preprocess=True needs a weights record with mean/std; export the pretrained net')
+            if w.preprocess.get('layout', 'NCHW') != 'NCHW' or shape[1] != channels_of(w.preprocess):
+                raise ExportError(f'preprocess=True: {w.name} takes {shape} with preprocess {dict(w.preprocess)}; '
+                                  'the in-graph preprocessing makes NCHW input of the record\'s channels')
             net = Preprocess.wrap(net, w.preprocess)
             shape = (shape[0], shape[2], shape[3], shape[1])
             inputs = (mx.nd.zeros(shape, ctx=ctx, dtype='uint8'),)
@@ -155,7 +168,7 @@ def export(net_or_name, path, input_shape=None, formats=('symbol', 'onnx'), opse
             with open(f'{stem}-meta.json', 'w') as f:
                 json.dump({'model': w.name, 'sha1': w.sha1, 'input_shape': list(inputs[0].shape),
                            'preprocess': dict(w.preprocess), 'preprocess_in_graph': bool(preprocess),
-                           'classes': w.classes}, f, indent=1)
+                           'classes': list(classes) if classes else None}, f, indent=1)
             staged['meta'] = f'{stem}-meta.json'
         if 'onnx' in formats:
             from .onnx_export import to_onnx

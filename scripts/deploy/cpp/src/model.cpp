@@ -118,6 +118,12 @@ Meta Meta::from_props(const std::map<std::string, std::string> &p) {
   if (!get("preprocess.mean").empty()) m.mean = floats(get("preprocess.mean"));
   if (!get("preprocess.std").empty()) m.std = floats(get("preprocess.std"));
   if (!get("preprocess.scale").empty()) m.scale = std::stof(get("preprocess.scale"));
+  if (!get("preprocess.color").empty()) m.color = get("preprocess.color");
+  if (m.color != "RGB" && m.color != "BGR" && m.color != "grey")
+    throw std::runtime_error("unknown gluonzoo.preprocess.color '" + m.color + "': RGB, BGR or grey");
+  size_t channels = m.color == "grey" ? 1 : 3;
+  if (m.mean.size() != channels || m.std.size() != channels)
+    throw std::runtime_error("gluonzoo.preprocess mean/std do not have one value per channel of " + m.color);
   m.in_graph = get("preprocess_in_graph") == "1";
   m.classes = split(get("classes"), '\n');
   return m;
@@ -139,7 +145,11 @@ cv::Mat decode_rgb(const std::string &bytes) {
   return rgb;
 }
 
-cv::Mat preprocess(const cv::Mat &rgb, const Meta &m) {
+cv::Mat preprocess(const cv::Mat &decoded_rgb, const Meta &m) {
+  cv::Mat rgb = decoded_rgb;  // in the net's color: grey is OpenCV's luma (0.299 R + 0.587 G + 0.114 B), as Python's
+  if (m.color == "grey") cv::cvtColor(decoded_rgb, rgb, cv::COLOR_RGB2GRAY);
+  if (m.color == "BGR") cv::cvtColor(decoded_rgb, rgb, cv::COLOR_RGB2BGR);
+  const int C = rgb.channels();
   int h = rgb.rows, w = rgb.cols, nh, nw;
   if (m.resize.size() == 1) {  // short side; the long one truncated, as MXNet's Resize(keep_ratio) does
     int s = m.resize[0];
@@ -158,18 +168,18 @@ cv::Mat preprocess(const cv::Mat &rgb, const Meta &m) {
   int ch = m.crop[0], cw = m.crop[1];
   if (nh < ch || nw < cw) throw BadInput("image too small to crop after resizing");
   cv::Mat crop = resized(cv::Rect((nw - cw) / 2, (nh - ch) / 2, cw, ch)).clone();
-  if (m.in_graph) {  // 1xHxWx3 uint8, the graph normalizes
-    int shape[] = {1, ch, cw, 3};
+  if (m.in_graph) {  // 1xHxWxC uint8, the graph normalizes
+    int shape[] = {1, ch, cw, C};
     return cv::Mat(4, shape, CV_8U, crop.data).clone();
   }
-  int shape[] = {1, 3, ch, cw};
+  int shape[] = {1, C, ch, cw};
   cv::Mat blob(4, shape, CV_32F);
-  for (int c = 0; c < 3; ++c) {
+  for (int c = 0; c < C; ++c) {
     float *dst = blob.ptr<float>(0, c);
     for (int y = 0; y < ch; ++y) {
       const uint8_t *row = crop.ptr<uint8_t>(y);
       for (int x = 0; x < cw; ++x) {
-        float v = float(row[3 * x + c]) * m.scale;
+        float v = float(row[C * x + c]) * m.scale;
         dst[y * cw + x] = (v - m.mean[c]) / m.std[c];
       }
     }

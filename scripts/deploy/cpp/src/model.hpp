@@ -1,5 +1,5 @@
 // One exported gluonzoo classifier: its metadata (preprocessing, class names), the same preprocessing as
-// gluonzoo.vision.transforms.imagenet_eval, and a backend that runs the graph (ONNX Runtime or OpenCV DNN).
+// gluonzoo.vision.transforms.image_eval, and a backend that runs the graph (ONNX Runtime or OpenCV DNN).
 #pragma once
 #include <map>
 #include <memory>
@@ -22,7 +22,8 @@ struct Meta {
   std::string interp;  // "", area, linear, cubic, nearest ("": area when shrinking, linear when growing)
   std::vector<float> mean{0.485f, 0.456f, 0.406f}, std{0.229f, 0.224f, 0.225f};
   float scale = 1.0f / 255.0f;
-  bool in_graph = false;  // the graph takes raw uint8 NHWC RGB and normalizes itself
+  std::string color = "RGB";  // what the net takes: RGB, BGR, or grey (one channel)
+  bool in_graph = false;  // the graph takes raw uint8 NHWC pixels in `color` and normalizes itself
   std::vector<std::string> classes;
   static Meta from_props(const std::map<std::string, std::string> &props);
 };
@@ -36,7 +37,7 @@ struct Scored {
 class Backend {
  public:
   virtual ~Backend() = default;
-  // `input` is 1x3xHxW float (normalized) or 1xHxWx3 uint8 (in_graph); returns the logits of the one image
+  // `input` is 1xCxHxW float (normalized) or 1xHxWxC uint8 (in_graph); returns the logits of the one image
   virtual std::vector<float> run(const cv::Mat &input) = 0;
   virtual std::string name() const = 0;
 };
@@ -55,7 +56,7 @@ class Classifier {
 };
 
 cv::Mat decode_rgb(const std::string &bytes);
-// gluonzoo.vision.transforms.imagenet_eval (functional.resize_short / resize / center_crop / normalize)
+// gluonzoo.vision.transforms.image_eval (functional.to_color / resize_short / resize / center_crop / normalize)
 cv::Mat preprocess(const cv::Mat &rgb, const Meta &m);
 std::string to_json(const Classifier &c, const std::vector<Scored> &top);
 

@@ -18,7 +18,7 @@ import org.opencv.dnn.Net;
 import org.opencv.imgcodecs.Imgcodecs;
 import org.opencv.imgproc.Imgproc;
 
-/** One exported gluonzoo classifier run by OpenCV DNN, with gluonzoo.vision.transforms.imagenet_eval's steps. */
+/** One exported gluonzoo classifier run by OpenCV DNN, with gluonzoo.vision.transforms.image_eval's steps. */
 final class Classifier {
     static final class BadInput extends Exception {
         BadInput(String msg) { super(msg); }
@@ -29,6 +29,7 @@ final class Classifier {
     final String model;
     private final int[] resize, crop;
     private final String interp;
+    private final String color;  // what the net takes: RGB, BGR or grey (one channel)
     private final float[] mean, std;
     private final float scale;
     private final List<String> classes;
@@ -51,6 +52,13 @@ final class Classifier {
         mean = floats(m.getOrDefault("gluonzoo.preprocess.mean", "0.485,0.456,0.406"));  // as the C++ service
         std = floats(m.getOrDefault("gluonzoo.preprocess.std", "0.229,0.224,0.225"));
         scale = Float.parseFloat(m.getOrDefault("gluonzoo.preprocess.scale", String.valueOf(1 / 255.0)));
+        color = m.getOrDefault("gluonzoo.preprocess.color", "RGB");
+        if (!List.of("RGB", "BGR", "grey").contains(color))
+            throw new IllegalArgumentException("unknown gluonzoo.preprocess.color '" + color + "': RGB, BGR or grey");
+        int channels = "grey".equals(color) ? 1 : 3;
+        if (mean.length != channels || std.length != channels)
+            throw new IllegalArgumentException("gluonzoo.preprocess mean/std do not have one value per channel of "
+                                               + color);
         String names = m.getOrDefault("gluonzoo.classes", "");
         classes = names.isEmpty() ? List.of() : Arrays.asList(names.split("\n", -1));
         net = Dnn.readNetFromONNX(onnx.toString());
@@ -84,7 +92,16 @@ final class Classifier {
         return false;
     }
 
-    Mat preprocess(Mat rgb) throws BadInput {
+    Mat preprocess(Mat decodedRgb) throws BadInput {
+        Mat rgb = decodedRgb;  // in the net's color: grey is OpenCV's luma, as Python's to_color
+        if ("grey".equals(color)) {
+            rgb = new Mat();
+            Imgproc.cvtColor(decodedRgb, rgb, Imgproc.COLOR_RGB2GRAY);
+        } else if ("BGR".equals(color)) {
+            rgb = new Mat();
+            Imgproc.cvtColor(decodedRgb, rgb, Imgproc.COLOR_RGB2BGR);
+        }
+        final int C = rgb.channels();
         int h = rgb.rows(), w = rgb.cols(), nh, nw;
         if (resize.length == 1) {  // short side; the long one truncated, as MXNet's Resize(keep_ratio) does
             int s = resize[0];
@@ -105,15 +122,15 @@ final class Classifier {
         int ch = crop[0], cw = crop[1];
         if (nh < ch || nw < cw) throw new BadInput("image too small to crop after resizing");
         Mat cropped = resized.submat(new Rect((nw - cw) / 2, (nh - ch) / 2, cw, ch)).clone();
-        byte[] px = new byte[ch * cw * 3];
+        byte[] px = new byte[ch * cw * C];
         cropped.get(0, 0, px);
-        float[] chw = new float[3 * ch * cw];
-        for (int c = 0; c < 3; c++)
+        float[] chw = new float[C * ch * cw];
+        for (int c = 0; c < C; c++)
             for (int k = 0; k < ch * cw; k++) {
-                float v = (px[3 * k + c] & 0xff) * scale;
+                float v = (px[C * k + c] & 0xff) * scale;
                 chw[c * ch * cw + k] = (v - mean[c]) / std[c];
             }
-        Mat blob = new Mat(new int[] {1, 3, ch, cw}, CvType.CV_32F);
+        Mat blob = new Mat(new int[] {1, C, ch, cw}, CvType.CV_32F);
         blob.put(new int[] {0, 0, 0, 0}, chw);
         return blob;
     }

@@ -9,8 +9,11 @@ global average pooling, one Dense head. The structure (and so every parameter na
 """
 from mxnet.gluon import nn
 
-from ...registry import register_model
-from ...weights import GLUONCV_REPO, ONE_THREAD, Source, Weights
+from ....registry import register_model
+from ....weights import ONE_THREAD, Source, Weights
+from ...meta import CIFAR10, CIFAR10_EVAL, FASHION_MNIST, FASHION_MNIST_EVAL
+from ._gluoncv import gluoncv
+from .base import Classifier, Stage
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -76,11 +79,12 @@ def _stage(index, blocks, channels, stride, in_channels, make):
 
 
 # -- models -------------------------------------------------------------------------------------------------------
-class CIFARResNet(nn.HybridBlock):
+class CIFARResNet(Classifier):
     """ResNet-(6n+2) for 32x32 inputs; `version` 1 (post-activation) or 2 (pre-activation)."""
 
     def __init__(self, version, blocks, classes=10, in_channels=3, **kwargs):
         super().__init__(**kwargs)
+        self.in_channels = in_channels
         widths = [16, 16, 32, 64]
         with self.name_scope():
             self.features = nn.HybridSequential(prefix='')
@@ -102,16 +106,17 @@ class CIFARResNet(nn.HybridBlock):
             if version == 2:
                 self.features.add(nn.Flatten())
             self.output = nn.Dense(classes, in_units=widths[-1])
+        # the three stages (v2: the last one after its final BN + ReLU)
+        self.feature_info = [Stage('features.2', widths[1], 1), Stage('features.3', widths[2], 2),
+                             Stage('features.4' if version == 1 else 'features.6', widths[3], 4)]
 
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
 
-
-class CIFARWideResNet(nn.HybridBlock):
+class CIFARWideResNet(Classifier):
     """WRN-(6n+4)-k: pre-activation blocks k times wider than ResNet's, optional dropout inside each block."""
 
     def __init__(self, blocks, width, drop_rate=0.0, classes=10, in_channels=3, **kwargs):
         super().__init__(**kwargs)
+        self.in_channels = in_channels
         widths = [16, 16 * width, 32 * width, 64 * width]
         make = lambda c, s, i: BasicBlockV2(c, s, i, drop_rate, project_preact=True, prefix='')  # noqa: E731
         with self.name_scope():
@@ -123,16 +128,12 @@ class CIFARWideResNet(nn.HybridBlock):
                 self.features.add(_stage(i + 1, blocks, widths[i + 1], 1 if i == 0 else 2, widths[i], make))
             self.features.add(nn.BatchNorm(), nn.Activation('relu'), nn.GlobalAvgPool2D(), nn.Flatten())
             self.output = nn.Dense(classes, in_units=widths[-1])
-
-    def hybrid_forward(self, F, x):
-        return self.output(self.features(x))
+        self.feature_info = [Stage('features.3', widths[1], 1), Stage('features.4', widths[2], 2),
+                             Stage('features.7', widths[3], 4)]
 
 
 # -- weights records ----------------------------------------------------------------------------------------------
 # GluonCV 0.10.5's published CIFAR-10 checkpoints: sha1 from its model_store.py, fetched from its mirror layout.
-# GluonCV trains them on CIFAR-10 normalized with these mean/std.
-_CIFAR10 = dict(mean=(0.4914, 0.4822, 0.4465), std=(0.2023, 0.1994, 0.2010), layout='NCHW', color='RGB',
-                scale=1 / 255.0, size=32)
 _GLUONCV = {  # arch: (sha1, trainable parameters, paper)
     'cifar_resnet20_v1': ('121e1579d811b091940b3b1fa033e1f0d1dca40f', 272474, '1512.03385'),
     'cifar_resnet56_v1': ('2fb251e60babdceb103e9659b3baa0dea20a14d7', 855770, '1512.03385'),
@@ -148,30 +149,26 @@ _GLUONCV = {  # arch: (sha1, trainable parameters, paper)
 
 def _gluoncv_record(arch):
     sha1, num_params, paper = _GLUONCV[arch]
-    return Weights(
-        arch=arch, tag='gluoncv', default=True, task='image-classification', sha1=sha1, num_params=num_params,
-        num_classes=10, preprocess=_CIFAR10, input_shape=(1, 3, 32, 32), source=Source(kind='mirror', url=GLUONCV_REPO),
-        recipe='GluonCV scripts/classification/cifar/train_cifar10.py', license='Apache-2.0 (GluonCV)',
-        paper=f'https://arxiv.org/abs/{paper}')
+    return gluoncv(arch, sha1, num_params, f'https://arxiv.org/abs/{paper}', preprocess=CIFAR10_EVAL, classes=CIFAR10,
+                   recipe='GluonCV scripts/classification/cifar/train_cifar10.py')
 
 
 # Trained by gluonzoo: scripts/vision/classification (its README has the command), shipped in vision/weights/.
 # `gluonzoo verify` re-measures test top-1 against the log; 0.002 = 20 of 10,000 images of float-rounding room.
 CIFAR_RESNET20_V1_FMNIST = Weights(
     arch='cifar_resnet20_v1', tag='fmnist', task='image-classification',
-    sha1='5b2526ffae0b2d42da3f382a392927fcda4b7834', num_params=272186, num_classes=10, classes='fashion_mnist',
+    sha1='5b2526ffae0b2d42da3f382a392927fcda4b7834', num_params=272186, classes=FASHION_MNIST,
     metrics={'top1': 92.72, 'split': 'Fashion-MNIST test (10,000)', 'source': 'logs/cifar_resnet20_v1.fmnist.jsonl'},
     recipe=f'{ONE_THREAD} scripts/vision/classification/train.py --progress 0 --model cifar_resnet20_v1 --epochs 6 '
            '--warmup-epochs 1 --out out/fmnist --log out/cifar_resnet20_v1.fmnist.jsonl',
     log='logs/cifar_resnet20_v1.fmnist.jsonl', config={'in_channels': 1}, check={'log': {'top1': 0.002}},
-    preprocess=dict(mean=(0.2860,), std=(0.3530,), layout='NCHW', color='grey', scale=1 / 255.0, size=28),
-    input_shape=(1, 1, 28, 28), source=Source(kind='file', package='gluonzoo.vision',
-                                              file='weights/cifar_resnet20_v1-5b2526ff.params'),
+    preprocess=FASHION_MNIST_EVAL, input_shape=(1, 1, 28, 28),
+    source=Source(kind='file', package='gluonzoo.vision', file='weights/cifar_resnet20_v1-5b2526ff.params'),
     license='MIT (the Fashion-MNIST data)', paper='https://arxiv.org/abs/1512.03385')
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-_REG = dict(task='image-classification', head='output', protected=('in_channels',), test_input=(1, 3, 32, 32))
+_REG = dict(task='image-classification', protected=('in_channels',), test_input=(1, 3, 32, 32))
 
 
 def _records(arch, *trained):

@@ -7,8 +7,9 @@ for its outputs) fixes the input at 224x224 (any size 224-255 gives the same 7x7
 from mxnet.gluon import nn
 from mxnet.gluon.contrib.nn import HybridConcurrent, Identity
 
-from ..layers import Classifier
-from . import _records
+from ....registry import register_model
+from ._gluoncv import gluoncv_weights
+from .base import Classifier, Stage
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -51,7 +52,7 @@ class DenseNet(Classifier):
             self.features = nn.HybridSequential(prefix='')
             self.features.add(nn.Conv2D(c, 7, 2, 3, use_bias=False, in_channels=in_channels), nn.BatchNorm(),
                               nn.Activation('relu'), nn.MaxPool2D(3, 2, 1))
-            taps = [(2, c, 2)]
+            taps = [Stage('features.2', c, 2)]
             for i, n in enumerate(blocks):
                 stage = nn.HybridSequential(prefix=f'stage{i + 1}_')
                 with stage.name_scope():
@@ -60,11 +61,11 @@ class DenseNet(Classifier):
                 self.features.add(stage)
                 c += n * growth
                 if i != len(blocks) - 1:
-                    taps.append((len(self.features) - 1, c, 4 * 2 ** i))
+                    taps.append(Stage(f'features.{len(self.features) - 1}', c, 4 * 2 ** i))
                     self.features.add(_transition(c // 2))
                     c //= 2
             self.features.add(nn.BatchNorm(), nn.Activation('relu'))
-            taps.append((len(self.features) - 1, c, 32))
+            taps.append(Stage(f'features.{len(self.features) - 1}', c, 32))
             self.features.add(nn.AvgPool2D(7), nn.Flatten())
             self.output = nn.Dense(classes)
         self.feature_info = taps
@@ -80,7 +81,32 @@ _PAPER = 'https://arxiv.org/abs/1608.06993'
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-for _d in _SPEC:
-    _records.register_arch(f'densenet{_d}', lambda d=_d, **kw: DenseNet(d, **kw), f'DenseNet-{_d} ({_PAPER}).',
-                           _records.gluoncv_weights(f'densenet{_d}', _SHA1, _PARAMS, _PAPER),
-                           test_input=(1, 3, 224, 224), dropout=0.0)
+_REG = dict(task='image-classification', protected=('in_channels',), test_input=(1, 3, 224, 224))
+
+
+def _weights(arch):
+    return gluoncv_weights(arch, _SHA1, _PARAMS, _PAPER)
+
+
+@register_model(weights=_weights('densenet121'), **_REG)
+def densenet121(classes=1000, in_channels=3, dropout=0.0):
+    """DenseNet-121 (arXiv:1608.06993)."""
+    return DenseNet(121, classes, in_channels=in_channels, dropout=dropout)
+
+
+@register_model(weights=_weights('densenet161'), **_REG)
+def densenet161(classes=1000, in_channels=3, dropout=0.0):
+    """DenseNet-161 (arXiv:1608.06993)."""
+    return DenseNet(161, classes, in_channels=in_channels, dropout=dropout)
+
+
+@register_model(weights=_weights('densenet169'), **_REG)
+def densenet169(classes=1000, in_channels=3, dropout=0.0):
+    """DenseNet-169 (arXiv:1608.06993)."""
+    return DenseNet(169, classes, in_channels=in_channels, dropout=dropout)
+
+
+@register_model(weights=_weights('densenet201'), **_REG)
+def densenet201(classes=1000, in_channels=3, dropout=0.0):
+    """DenseNet-201 (arXiv:1608.06993)."""
+    return DenseNet(201, classes, in_channels=in_channels, dropout=dropout)

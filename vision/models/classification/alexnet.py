@@ -6,9 +6,9 @@ ImageNet checkpoint needs 224x224 inputs.
 """
 from mxnet.gluon import nn
 
-from ...registry import register_model
-from ..layers import Classifier
-from . import _records
+from ....registry import register_model
+from ._gluoncv import gluoncv
+from .base import Classifier, Stage
 
 
 class AlexNet(Classifier):
@@ -28,7 +28,7 @@ class AlexNet(Classifier):
                     nn.Dense(4096, activation='relu'), nn.Dropout(0.5), nn.Dense(4096, activation='relu'),
                     nn.Dropout(0.5))
             self.output = nn.Dense(classes)
-        self.feature_info = [(0, 64, 4), (2, 192, 8), (6, 256, 16)]
+        self.feature_info = [Stage('features.0', 64, 4), Stage('features.2', 192, 8), Stage('features.6', 256, 16)]
 
     @property
     def fixed_input(self):
@@ -40,10 +40,10 @@ class AlexNet(Classifier):
 
 
 _PAPER = 'https://arxiv.org/abs/1404.5997'
-ALEXNET_GLUONCV = _records.gluoncv('alexnet', '44335d1f0046b328243b32a26a4fbd62d9057b45', 61100840, _PAPER)
+ALEXNET_GLUONCV = gluoncv('alexnet', '44335d1f0046b328243b32a26a4fbd62d9057b45', 61100840, _PAPER)
 
 
-@register_model('alexnet', task='image-classification', weights=[ALEXNET_GLUONCV], head='output',
+@register_model('alexnet', task='image-classification', weights=[ALEXNET_GLUONCV],
                 protected=('in_channels',), test_input=(1, 3, 64, 64))
 def alexnet(classes=1000, in_channels=3):
     """AlexNet (arXiv:1404.5997)."""

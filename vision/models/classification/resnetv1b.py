@@ -7,8 +7,9 @@ records -> registered builders. Names follow GluonCV's attributes (`conv1`, `lay
 """
 from mxnet.gluon import nn
 
-from ..layers import Classifier
-from . import _records
+from ....registry import register_model
+from ._gluoncv import gluoncv_weights
+from .base import Classifier, Stage
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -56,6 +57,7 @@ _LAYERS = {18: [2, 2, 2, 2], 34: [3, 4, 6, 3], 50: [3, 4, 6, 3], 101: [3, 4, 23,
 
 class ResNetV1b(Classifier):
     """ResNet V1b of `depth`; `deep_stem` (V1c/d/s) with `stem_width`, `avg_down` (V1d)."""
+    head_name = 'fc'
 
     def __init__(self, depth, classes=1000, deep_stem=False, stem_width=32, avg_down=False, in_channels=3,
                  final_drop=0.0, **kwargs):
@@ -95,13 +97,15 @@ class ResNetV1b(Classifier):
             self.flat = nn.Flatten()
             self.drop = nn.Dropout(final_drop) if final_drop > 0 else None
             self.fc = nn.Dense(classes, in_units=512 * expansion)
-        self.feature_info = [(2, stem_out, 2)] + [(4 + i, 64 * 2 ** i * expansion, 4 * 2 ** i) for i in range(4)]
+        self.feature_info = [Stage('relu', stem_out, 2)] + \
+            [Stage(f'layer{i + 1}', 64 * 2 ** i * expansion, 4 * 2 ** i) for i in range(4)]
 
     def stages(self):
-        return [self.conv1, self.bn1, self.relu, self.maxpool, self.layer1, self.layer2, self.layer3, self.layer4]
+        return [(name, getattr(self, name)) for name in
+                ('conv1', 'bn1', 'relu', 'maxpool', 'layer1', 'layer2', 'layer3', 'layer4')]
 
     def hybrid_forward(self, F, x):
-        for stage in self.stages():
+        for _, stage in self.stages():
             x = stage(x)
         x = self.flat(self.avgpool(x))
         if self.drop is not None:
@@ -139,11 +143,92 @@ _VARIANTS = {'b': (False, 32, False, (18, 34, 50, 101, 152)), 'c': (True, 32, Fa
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-for _letter, (_deep, _width, _avg, _depths) in _VARIANTS.items():
-    for _d in _depths:
-        _name = f'resnet{_d}_v1{_letter}'
-        _records.register_arch(
-            _name, lambda d=_d, deep=_deep, width=_width, avg=_avg, **kw: ResNetV1b(d, deep_stem=deep, stem_width=width,
-                                                                                  avg_down=avg, **kw),
-            f'ResNet-{_d} V1{_letter} ({_PAPER}).', _records.gluoncv_weights(_name, _SHA1, _PARAMS, _PAPER),
-            head='fc', final_drop=0.0)
+_REG = dict(task='image-classification', protected=('in_channels',), test_input=(1, 3, 32, 32))
+
+
+def _weights(arch):
+    return gluoncv_weights(arch, _SHA1, _PARAMS, _PAPER)
+
+
+@register_model(weights=_weights('resnet18_v1b'), **_REG)
+def resnet18_v1b(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-18 V1b (arXiv:1812.01187)."""
+    return ResNetV1b(18, classes, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet34_v1b'), **_REG)
+def resnet34_v1b(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-34 V1b (arXiv:1812.01187)."""
+    return ResNetV1b(34, classes, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet50_v1b'), **_REG)
+def resnet50_v1b(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-50 V1b (arXiv:1812.01187)."""
+    return ResNetV1b(50, classes, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet101_v1b'), **_REG)
+def resnet101_v1b(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-101 V1b (arXiv:1812.01187)."""
+    return ResNetV1b(101, classes, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet152_v1b'), **_REG)
+def resnet152_v1b(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-152 V1b (arXiv:1812.01187)."""
+    return ResNetV1b(152, classes, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet50_v1c'), **_REG)
+def resnet50_v1c(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-50 V1c (arXiv:1812.01187)."""
+    return ResNetV1b(50, classes, deep_stem=True, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet101_v1c'), **_REG)
+def resnet101_v1c(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-101 V1c (arXiv:1812.01187)."""
+    return ResNetV1b(101, classes, deep_stem=True, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet152_v1c'), **_REG)
+def resnet152_v1c(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-152 V1c (arXiv:1812.01187)."""
+    return ResNetV1b(152, classes, deep_stem=True, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet50_v1d'), **_REG)
+def resnet50_v1d(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-50 V1d (arXiv:1812.01187)."""
+    return ResNetV1b(50, classes, deep_stem=True, avg_down=True, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet101_v1d'), **_REG)
+def resnet101_v1d(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-101 V1d (arXiv:1812.01187)."""
+    return ResNetV1b(101, classes, deep_stem=True, avg_down=True, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet152_v1d'), **_REG)
+def resnet152_v1d(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-152 V1d (arXiv:1812.01187)."""
+    return ResNetV1b(152, classes, deep_stem=True, avg_down=True, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet50_v1s'), **_REG)
+def resnet50_v1s(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-50 V1s (arXiv:1812.01187)."""
+    return ResNetV1b(50, classes, deep_stem=True, stem_width=64, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet101_v1s'), **_REG)
+def resnet101_v1s(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-101 V1s (arXiv:1812.01187)."""
+    return ResNetV1b(101, classes, deep_stem=True, stem_width=64, in_channels=in_channels, final_drop=final_drop)
+
+
+@register_model(weights=_weights('resnet152_v1s'), **_REG)
+def resnet152_v1s(classes=1000, in_channels=3, final_drop=0.0):
+    """ResNet-152 V1s (arXiv:1812.01187)."""
+    return ResNetV1b(152, classes, deep_stem=True, stem_width=64, in_channels=in_channels, final_drop=final_drop)

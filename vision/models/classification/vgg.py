@@ -8,8 +8,10 @@ import math
 
 from mxnet.gluon import nn
 
-from ..layers import Classifier
-from . import _records
+from ....registry import register_model
+from ._gluoncv import gluoncv_weights
+from .base import Classifier, Stage
+
 
 # depth -> convs per stage (stage widths 64, 128, 256, 512, 512)
 _SPEC = {11: [1, 1, 2, 2, 2], 13: [2, 2, 2, 2, 2], 16: [2, 2, 3, 3, 3], 19: [2, 2, 4, 4, 4]}
@@ -36,7 +38,7 @@ class VGG(Classifier):
                     if batch_norm:
                         self.features.add(nn.BatchNorm())
                     self.features.add(nn.Activation('relu'))
-                taps.append((len(self.features) - 1, width, 2 ** i))
+                taps.append(Stage(f'features.{len(self.features) - 1}', width, 2 ** i))
                 self.features.add(nn.MaxPool2D(strides=2))
             self._fc6 = len(self.features)  # an index: a block attribute would register a second name
             self.features.add(nn.Dense(4096, activation='relu'), nn.Dropout(0.5), nn.Dense(4096, activation='relu'),
@@ -69,9 +71,56 @@ _PAPER = 'https://arxiv.org/abs/1409.1556'
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-for _bn in (False, True):
-    for _d in _SPEC:
-        _name = f'vgg{_d}{"_bn" if _bn else ""}'
-        _records.register_arch(_name, lambda d=_d, bn=_bn, **kw: VGG(d, batch_norm=bn, **kw),
-                               f'VGG-{_d}{" with BatchNorm" if _bn else ""} ({_PAPER}).',
-                               _records.gluoncv_weights(_name, _SHA1, _PARAMS, _PAPER))
+_REG = dict(task='image-classification', protected=('in_channels',), test_input=(1, 3, 32, 32))
+
+
+def _weights(arch):
+    return gluoncv_weights(arch, _SHA1, _PARAMS, _PAPER)
+
+
+@register_model(weights=_weights('vgg11'), **_REG)
+def vgg11(classes=1000, in_channels=3):
+    """VGG-11 (arXiv:1409.1556)."""
+    return VGG(11, classes, batch_norm=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('vgg13'), **_REG)
+def vgg13(classes=1000, in_channels=3):
+    """VGG-13 (arXiv:1409.1556)."""
+    return VGG(13, classes, batch_norm=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('vgg16'), **_REG)
+def vgg16(classes=1000, in_channels=3):
+    """VGG-16 (arXiv:1409.1556)."""
+    return VGG(16, classes, batch_norm=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('vgg19'), **_REG)
+def vgg19(classes=1000, in_channels=3):
+    """VGG-19 (arXiv:1409.1556)."""
+    return VGG(19, classes, batch_norm=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('vgg11_bn'), **_REG)
+def vgg11_bn(classes=1000, in_channels=3):
+    """VGG-11 with BatchNorm (arXiv:1409.1556)."""
+    return VGG(11, classes, batch_norm=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('vgg13_bn'), **_REG)
+def vgg13_bn(classes=1000, in_channels=3):
+    """VGG-13 with BatchNorm (arXiv:1409.1556)."""
+    return VGG(13, classes, batch_norm=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('vgg16_bn'), **_REG)
+def vgg16_bn(classes=1000, in_channels=3):
+    """VGG-16 with BatchNorm (arXiv:1409.1556)."""
+    return VGG(16, classes, batch_norm=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('vgg19_bn'), **_REG)
+def vgg19_bn(classes=1000, in_channels=3):
+    """VGG-19 with BatchNorm (arXiv:1409.1556)."""
+    return VGG(19, classes, batch_norm=True, in_channels=in_channels)

@@ -8,8 +8,10 @@ import math
 
 from mxnet.gluon import nn
 
-from ..layers import Classifier, SEGate
-from . import _records
+from ....registry import register_model
+from ...layers import SEGate
+from ._gluoncv import gluoncv_weights
+from .base import Classifier, Stage
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -63,7 +65,8 @@ class ResNeXt(Classifier):
                 self.features.add(stage)
             self.features.add(nn.GlobalAvgPool2D())
             self.output = nn.Dense(classes)
-        self.feature_info = [(2, 64, 2)] + [(4 + i, 256 * 2 ** i, 4 * 2 ** i) for i in range(4)]
+        self.feature_info = [Stage('features.2', 64, 2)] + [Stage(f'features.{4 + i}', 256 * 2 ** i, 4 * 2 ** i)
+                                                            for i in range(4)]
 
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
@@ -81,10 +84,44 @@ _PAPERS = {False: 'https://arxiv.org/abs/1611.05431', True: 'https://arxiv.org/a
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-for _se in (False, True):
-    for _d, _c in ((50, 32), (101, 32), (101, 64)):
-        _name = f'{"se_" if _se else ""}resnext{_d}_{_c}x4d'
-        _records.register_arch(
-            _name, lambda d=_d, c=_c, se=_se, **kw: ResNeXt(d, c, 4, use_se=se, **kw),
-            f'{"SE-" if _se else ""}ResNeXt-{_d} {_c}x4d ({_PAPERS[_se]}).',
-            _records.gluoncv_weights(_name, _SHA1, _PARAMS, _PAPERS[_se]))
+_REG = dict(task='image-classification', protected=('in_channels',), test_input=(1, 3, 32, 32))
+
+
+def _weights(arch):
+    return gluoncv_weights(arch, _SHA1, _PARAMS, _PAPERS[arch.startswith('se_')])
+
+
+@register_model(weights=_weights('resnext50_32x4d'), **_REG)
+def resnext50_32x4d(classes=1000, in_channels=3):
+    """ResNeXt-50 32x4d (arXiv:1611.05431)."""
+    return ResNeXt(50, 32, 4, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('resnext101_32x4d'), **_REG)
+def resnext101_32x4d(classes=1000, in_channels=3):
+    """ResNeXt-101 32x4d (arXiv:1611.05431)."""
+    return ResNeXt(101, 32, 4, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('resnext101_64x4d'), **_REG)
+def resnext101_64x4d(classes=1000, in_channels=3):
+    """ResNeXt-101 64x4d (arXiv:1611.05431)."""
+    return ResNeXt(101, 64, 4, classes, use_se=False, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnext50_32x4d'), **_REG)
+def se_resnext50_32x4d(classes=1000, in_channels=3):
+    """SE-ResNeXt-50 32x4d (arXiv:1709.01507)."""
+    return ResNeXt(50, 32, 4, classes, use_se=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnext101_32x4d'), **_REG)
+def se_resnext101_32x4d(classes=1000, in_channels=3):
+    """SE-ResNeXt-101 32x4d (arXiv:1709.01507)."""
+    return ResNeXt(101, 32, 4, classes, use_se=True, in_channels=in_channels)
+
+
+@register_model(weights=_weights('se_resnext101_64x4d'), **_REG)
+def se_resnext101_64x4d(classes=1000, in_channels=3):
+    """SE-ResNeXt-101 64x4d (arXiv:1709.01507)."""
+    return ResNeXt(101, 64, 4, classes, use_se=True, in_channels=in_channels)

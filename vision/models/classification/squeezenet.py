@@ -7,8 +7,9 @@ pool, which fixes the input at 224x224.
 from mxnet.gluon import nn
 from mxnet.gluon.contrib.nn import HybridConcurrent
 
-from ..layers import Classifier, last_per_stride
-from . import _records
+from ....registry import register_model
+from ._gluoncv import gluoncv_weights
+from .base import Classifier, last_per_stride
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -48,14 +49,14 @@ class SqueezeNet(Classifier):
         with self.name_scope():
             self.features = nn.HybridSequential(prefix='')
             self.features.add(nn.Conv2D(c, kernel, 2, in_channels=in_channels), nn.Activation('relu'))
-            stride, candidates = 2, [(1, c, 2)]
+            stride, candidates = 2, [('features.1', c, 2)]
             for item in layout:
                 if item == 'M':
                     self.features.add(nn.MaxPool2D(3, 2, ceil_mode=True))
                     stride *= 2
                     continue
                 self.features.add(_fire(*item))
-                candidates.append((len(self.features) - 1, 2 * item[1], stride))
+                candidates.append((f'features.{len(self.features) - 1}', 2 * item[1], stride))
             self.features.add(nn.Dropout(0.5))
             self.output = nn.HybridSequential(prefix='')
             self.output.add(nn.Conv2D(classes, 1), nn.Activation('relu'), nn.AvgPool2D(13), nn.Flatten())
@@ -70,7 +71,20 @@ _PAPER = 'https://arxiv.org/abs/1602.07360'
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-for _v in _SPEC:
-    _records.register_arch(f'squeezenet{_v}', lambda v=_v, **kw: SqueezeNet(v, **kw), f'SqueezeNet {_v} ({_PAPER}).',
-                           _records.gluoncv_weights(f'squeezenet{_v}', _SHA1, _PARAMS, _PAPER),
-                           test_input=(1, 3, 224, 224))
+_REG = dict(task='image-classification', protected=('in_channels',), test_input=(1, 3, 224, 224))
+
+
+def _weights(arch):
+    return gluoncv_weights(arch, _SHA1, _PARAMS, _PAPER)
+
+
+@register_model('squeezenet1.0', weights=_weights('squeezenet1.0'), **_REG)
+def squeezenet1_0(classes=1000, in_channels=3):
+    """SqueezeNet 1.0 (arXiv:1602.07360)."""
+    return SqueezeNet('1.0', classes, in_channels=in_channels)
+
+
+@register_model('squeezenet1.1', weights=_weights('squeezenet1.1'), **_REG)
+def squeezenet1_1(classes=1000, in_channels=3):
+    """SqueezeNet 1.1 (arXiv:1602.07360)."""
+    return SqueezeNet('1.1', classes, in_channels=in_channels)

@@ -6,8 +6,11 @@ conv-BN-ReLU triples (GluonCV's structure), then a Dense head.
 """
 from mxnet.gluon import nn
 
-from ..layers import Classifier, conv_bn, last_per_stride
-from . import _records
+from ....registry import register_model
+from ...layers import conv_bn
+from ._gluoncv import gluoncv_weights
+from .base import Classifier, last_per_stride
+
 
 # (depthwise input channels, pointwise output channels, stride) of the 13 separable blocks, before the multiplier
 _BLOCKS = [(32, 64, 1), (64, 128, 2), (128, 128, 1), (128, 256, 2), (256, 256, 1), (256, 512, 2)] + \
@@ -26,13 +29,13 @@ class MobileNetV1(Classifier):
             with self.features.name_scope():
                 conv_bn(self.features, int(32 * multiplier), 3, 2, 1, in_channels=in_channels)
                 stride = 2
-                candidates.append((2, int(32 * multiplier), stride))
+                candidates.append(('features.2', int(32 * multiplier), stride))
                 for dw, out, s in _BLOCKS:
                     dw, out = int(dw * multiplier), int(out * multiplier)
                     conv_bn(self.features, dw, 3, s, 1, groups=dw)
                     conv_bn(self.features, out)
                     stride *= s
-                    candidates.append((len(self.features) - 1, out, stride))
+                    candidates.append((f'features.{len(self.features) - 1}', out, stride))
                 self.features.add(nn.GlobalAvgPool2D(), nn.Flatten())
             self.output = nn.Dense(classes)
         self.feature_info = last_per_stride(candidates)
@@ -48,7 +51,32 @@ _PAPER = 'https://arxiv.org/abs/1704.04861'
 
 
 # -- registered builders ------------------------------------------------------------------------------------------
-for _m in (1.0, 0.75, 0.5, 0.25):
-    _records.register_arch(f'mobilenet{_m}', lambda m=_m, **kw: MobileNetV1(m, **kw),
-                           f'MobileNet v1 width {_m} ({_PAPER}).',
-                           _records.gluoncv_weights(f'mobilenet{_m}', _SHA1, _PARAMS, _PAPER))
+_REG = dict(task='image-classification', protected=('in_channels',), test_input=(1, 3, 32, 32))
+
+
+def _weights(arch):
+    return gluoncv_weights(arch, _SHA1, _PARAMS, _PAPER)
+
+
+@register_model('mobilenet1.0', weights=_weights('mobilenet1.0'), **_REG)
+def mobilenet1_0(classes=1000, in_channels=3):
+    """MobileNet v1 width 1.0 (arXiv:1704.04861)."""
+    return MobileNetV1(1.0, classes, in_channels=in_channels)
+
+
+@register_model('mobilenet0.75', weights=_weights('mobilenet0.75'), **_REG)
+def mobilenet0_75(classes=1000, in_channels=3):
+    """MobileNet v1 width 0.75 (arXiv:1704.04861)."""
+    return MobileNetV1(0.75, classes, in_channels=in_channels)
+
+
+@register_model('mobilenet0.5', weights=_weights('mobilenet0.5'), **_REG)
+def mobilenet0_5(classes=1000, in_channels=3):
+    """MobileNet v1 width 0.5 (arXiv:1704.04861)."""
+    return MobileNetV1(0.5, classes, in_channels=in_channels)
+
+
+@register_model('mobilenet0.25', weights=_weights('mobilenet0.25'), **_REG)
+def mobilenet0_25(classes=1000, in_channels=3):
+    """MobileNet v1 width 0.25 (arXiv:1704.04861)."""
+    return MobileNetV1(0.25, classes, in_channels=in_channels)

@@ -1,0 +1,33 @@
+"""What weights records say about image data: the class names of the datasets checkpoints were trained on, and the
+standard preprocess dicts (keys: vision/tasks.py, applied by transforms.from_preprocess).
+
+Class lists are read once from vision/assets/ (its README says where each comes from).
+"""
+from importlib import resources
+
+
+def class_names(name):
+    """The class names of `name` (`imagenet1k`, `cifar10`, `fashion_mnist`, `digits`) in label order."""
+    text = resources.files(__package__).joinpath('assets', f'{name}_classes.txt').read_text()
+    return tuple(line.strip() for line in text.splitlines() if line.strip())
+
+
+IMAGENET1K = class_names('imagenet1k')
+CIFAR10 = class_names('cifar10')
+FASHION_MNIST = class_names('fashion_mnist')
+DIGITS = class_names('digits')
+
+IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
+CIFAR_MEAN, CIFAR_STD = (0.4914, 0.4822, 0.4465), (0.2023, 0.1994, 0.2010)
+
+#: GluonCV's ImageNet eval preset (presets.imagenet.transform_eval): resize short side 256 (bilinear), center crop 224
+IMAGENET = dict(resize=256, crop=224, mean=IMAGENET_MEAN, std=IMAGENET_STD, layout='NCHW', color='RGB',
+                scale=1 / 255.0, interp='linear')
+#: Inception v3 is evaluated at 299 (GluonCV: resize 342 = 299 / 0.875)
+IMAGENET_299 = dict(IMAGENET, resize=342, crop=299)
+#: GluonCV's CIFAR-10 eval: the 32x32 image normalized (a larger picture: short side to 32, center crop)
+CIFAR10_EVAL = dict(resize=32, crop=32, mean=CIFAR_MEAN, std=CIFAR_STD, layout='NCHW', color='RGB', scale=1 / 255.0)
+#: Fashion-MNIST: 28x28 grey, normalized with the training images' mean/std (pixel / 255)
+FASHION_MNIST_MEAN, FASHION_MNIST_STD = (0.2860,), (0.3530,)
+FASHION_MNIST_EVAL = dict(resize=28, crop=28, mean=FASHION_MNIST_MEAN, std=FASHION_MNIST_STD, layout='NCHW',
+                          color='grey', scale=1 / 255.0)

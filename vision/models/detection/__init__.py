@@ -1,0 +1,4 @@
+"""Object detection families (SSD, YOLOv3, Faster R-CNN, CenterNet: the detection-zoo issue), one file or folder a
+family. A detector takes its backbone from the registry (`registry.get_backbone`, GluonCV's `pretrained_base`),
+returns GluonCV's `(ids, scores, bboxes)` and implements `reset_class(classes, reuse_weights=None)`; the shared box,
+anchor and NMS operations live in vision/ops/."""
