@@ -1,9 +1,13 @@
-"""Shared fixtures: an isolated cache, the real converted MobileNetV2 weights, and a real HTTP server on 127.0.0.1."""
+"""Shared fixtures: an isolated cache, the real converted MobileNetV2 weights, a real HTTP server on 127.0.0.1, and
+the memory every test frees after itself (the suite's peak RSS is printed at the end)."""
 import contextlib
+import ctypes
+import gc
 import hashlib
 import http.server
 import io
 import os
+import resource
 import shutil
 import threading
 import time
@@ -21,6 +25,28 @@ def _isolated_env(monkeypatch, tmp_path):
     for var in ('GLUONZOO_REPO', 'GLUONZOO_PATH', 'GLUONZOO_OFFLINE', 'GLUONZOO_PACKAGES'):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv('GLUONZOO_HOME', str(tmp_path / 'gzhome'))
+
+
+_LIBC = ctypes.CDLL('libc.so.6')
+
+
+@pytest.fixture(autouse=True)
+def _free_memory():
+    """After each test: finish MXNet's queued work, collect the nets a test left in reference cycles, and hand the
+    freed heap back to the OS. Without it the suite's RSS grew to 19 GB (glibc keeps freed parameter buffers in its
+    arenas); with it the registry-wide test file peaks at 2 GB instead of 9."""
+    yield
+    import mxnet as mx
+    mx.nd.waitall()
+    gc.collect()
+    _LIBC.malloc_trim(0)
+
+
+def pytest_terminal_summary(terminalreporter):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 ** 2
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024 ** 2
+    terminalreporter.write_line(f'peak RSS: {peak:.2f} GB in the pytest process, {child:.2f} GB in the largest '
+                                'subprocess it ran')
 
 
 @pytest.fixture(scope='session')

@@ -26,13 +26,13 @@ def _like(layer, units):
     from mxnet.gluon import nn
     in_units = layer.weight.shape[1] if layer.weight.shape and len(layer.weight.shape) > 1 else 0
     use_bias = layer.bias is not None
+    act = layer.act._act_type if layer.act is not None else None
     if isinstance(layer, nn.Dense):
-        act = layer.act._act_type if layer.act is not None else None
         return nn.Dense(units, activation=act, use_bias=use_bias, flatten=layer._flatten, in_units=in_units,
                         dtype=layer.weight.dtype, prefix=layer.prefix)
     k = layer._kwargs
     return nn.Conv2D(units, k['kernel'], k['stride'], k['pad'], k['dilate'], k['num_group'], k['layout'],
-                     use_bias=use_bias, in_channels=in_units, prefix=layer.prefix)
+                     activation=act, use_bias=use_bias, in_channels=in_units, prefix=layer.prefix)
 
 
 def _index(key, names, count, what):
@@ -63,7 +63,6 @@ def reuse_pairs(reuse_weights, new_names, new_count, old_names, old_count):
 def reset_head(owner, attr, classes, reuse_weights=None, old_classes=None):
     """Replace the output layer of `owner.<attr>` by one with `classes` outputs (a count or a list of names);
     return the new class names (None for a count). `old_classes` names the old outputs for `reuse_weights`."""
-    import mxnet as mx
     names = None if isinstance(classes, int) else list(classes)
     count = classes if names is None else len(names)
     if isinstance(classes, bool) or count < 1:
@@ -71,9 +70,14 @@ def reset_head(owner, attr, classes, reuse_weights=None, old_classes=None):
     parent, key, old = _output_layer(owner, attr)
     old_count = old.weight.shape[0]
     pairs = reuse_pairs(reuse_weights, names, count, list(old_classes) if old_classes else None, old_count)
-    ctx = old.weight.list_ctx()[0] if old.weight._data is not None else None
+    try:  # a net initialized but not yet run has its weights' context in its deferred init
+        ctx = old.weight.list_ctx()[0]
+    except RuntimeError:
+        ctx = None
+    if pairs and old.weight._data is None:
+        raise ValueError('reuse_weights needs the old head\'s weights: load them or run the net once first')
     saved = {n: p.data().copy() for n, p in (('weight', old.weight), ('bias', old.bias)) if p is not None} \
-        if pairs and ctx is not None else {}
+        if pairs else {}
     new = _like(old, count)
     if parent is owner:
         setattr(owner, attr, new)
@@ -81,17 +85,11 @@ def reset_head(owner, attr, classes, reuse_weights=None, old_classes=None):
         parent.register_child(new, key)
     if ctx is not None:
         new.initialize(ctx=ctx)
-        for n, data in saved.items():
-            param = getattr(new, n)
-            value = param.data().copy() if param._data is not None else None
-            if value is None:
-                raise ValueError('reuse_weights needs the head input size known: run the net once first')
+        for n, data in saved.items():  # the old weights were there, so the new layer knows its input size
+            value = getattr(new, n).data().copy()
             for i, j in pairs:
                 value[i] = data[j]
-            param.set_data(value)
-    elif pairs:
-        raise ValueError('reuse_weights needs an initialized head to copy from')
+            getattr(new, n).set_data(value)
     if getattr(owner, '_active', False):  # a hybridized net: the cached graph has the old layer in it
         owner.hybridize(True, **dict(owner._flags))
-    del mx
     return names

@@ -179,3 +179,12 @@ def test_record_transforms_is_the_eval_preprocessing():
     np.testing.assert_array_equal(x, from_preprocess(w.preprocess)(img))
     with pytest.raises(ValueError, match='the text-embedding task defines no transforms'):
         gz.get_weights('bert_6_384_12').transforms()
+
+
+def test_reset_class_before_the_first_forward():
+    net = gz.get_model('mobilenetv2_0.25')  # initialized, the head's input size still deferred
+    net.reset_class(5)
+    assert net(mx.nd.zeros((1, 3, 64, 64))).shape == (1, 5) and net.classes is None
+    fresh = gz.get_model('mobilenetv2_0.25')
+    with pytest.raises(ValueError, match="reuse_weights needs the old head's weights"):
+        fresh.reset_class(['a'], reuse_weights={'a': 0})
