@@ -7,7 +7,8 @@ from importlib import resources
 
 
 def class_names(name):
-    """The class names of `name` (`imagenet1k`, `cifar10`, `fashion_mnist`, `digits`) in label order."""
+    """The class names of `name` (`imagenet1k`, `cifar10`, `fashion_mnist`, `digits`, `voc`, `coco`) in label
+    order."""
     text = resources.files(__package__).joinpath('assets', f'{name}_classes.txt').read_text()
     return tuple(line.strip() for line in text.splitlines() if line.strip())
 
@@ -16,6 +17,8 @@ IMAGENET1K = class_names('imagenet1k')
 CIFAR10 = class_names('cifar10')
 FASHION_MNIST = class_names('fashion_mnist')
 DIGITS = class_names('digits')
+VOC = class_names('voc')  # Pascal VOC's 20 object classes (GluonCV's VOCDetection.CLASSES order)
+COCO = class_names('coco')  # COCO's 80 object classes (GluonCV's COCODetection.CLASSES order)
 
 IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
 CIFAR_MEAN, CIFAR_STD = (0.4914, 0.4822, 0.4465), (0.2023, 0.1994, 0.2010)

@@ -4,15 +4,17 @@ input and the output contract of each task, the eval transform, the verify check
 Preprocess keys of an image record (applied by transforms.from_preprocess, the export's in-graph preprocessing and
 the C++/Java services alike):
     resize   int: the short side, aspect kept | (h, w): exactly      crop    int | (h, w): center crop after resize
+    max_size with an int resize: the long side is capped at this (the short one shrinks with it; GluonCV's detectors)
     mean/std one value per channel (after scaling)                  scale   multiplies the 0-255 pixels (1/255)
     color    'RGB' | 'BGR' | 'grey' (1 channel)                     layout  'NCHW' | 'NHWC'
     interp   'linear' (GluonCV's) | 'area' | 'cubic' | 'nearest' | None (area shrinking, linear growing)
     preset   the training augmentation: 'imagenet' | 'cifar'
 """
-from ..tasks import Command, Task, number, numbers, one_of, register_command, register_task, size
+from ..tasks import Command, Task, number, numbers, one_of, positive_int, register_command, register_task, size
 
 IMAGE_PREPROCESS = {
-    'resize': size('resize'), 'crop': size('crop'), 'mean': numbers('mean'), 'std': numbers('std', positive=True),
+    'resize': size('resize'), 'max_size': positive_int('max_size'), 'crop': size('crop'), 'mean': numbers('mean'),
+    'std': numbers('std', positive=True),
     'scale': number('scale'), 'color': one_of('color', 'RGB', 'BGR', 'grey'),
     'layout': one_of('layout', 'NCHW', 'NHWC'),
     'interp': one_of('interp', None, 'linear', 'area', 'cubic', 'nearest'),

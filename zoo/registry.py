@@ -205,12 +205,15 @@ def _construct(name, pretrained, classes, kwargs):
     options = _options(entry, w, kwargs)
     names, count = _classes(entry, classes)
     if count is not None and not load:
-        options['classes'] = names if _takes_names(entry) else count
+        # a builder that takes class names (GluonCV's detectors) gets placeholders for a bare count
+        options['classes'] = (names or [f'class{i}' for i in range(count)]) if _takes_names(entry) else count
     elif w is not None and w.classes:
         options['classes'] = list(w.classes) if _takes_names(entry) else w.num_classes
+    if load and 'pretrained_base' in inspect.signature(entry.builder).parameters:
+        options.setdefault('pretrained_base', False)  # the checkpoint holds the backbone too (GluonCV's rule)
     net = _build(entry, options)
-    if not load:
-        net.classes = names
+    if count is not None and not load:
+        net.classes = list(options['classes']) if _takes_names(entry) else names
     return net, w, load, (names, count)
 
 

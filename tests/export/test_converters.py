@@ -68,3 +68,23 @@ def test_reshape_special_codes(tmp_path, shape):
     written = gz.export(net, str(tmp_path / 'r'), inputs=(x,), formats=('onnx',))
     compare(net, written['onnx'], (x,))
     compare(net, written['onnx'], (mx.nd.random.uniform(shape=(3, 4, 6, 5)),))
+
+
+class BoxNMS(nn.HybridBlock):
+    def __init__(self, **attrs):
+        super().__init__()
+        self.attrs = attrs
+
+    def hybrid_forward(self, F, x):
+        return F.contrib.box_nms(x, overlap_thresh=0.5, topk=10, coord_start=2, score_index=1, **self.attrs)
+
+
+def test_per_class_box_nms_is_refused_not_exported_wrong(tmp_path):
+    """Two overlapping boxes of different classes: per-class NMS keeps both, the stock converter would drop one."""
+    from gluonzoo.errors import ExportError
+    x = mx.nd.array([[[0, 0.9, 0, 0, 10, 10], [1, 0.8, 1, 1, 10, 10]]])
+    net = BoxNMS(id_index=0)
+    assert (net(x)[0, :, 0].asnumpy() >= 0).sum() == 2
+    with pytest.raises(ExportError, match="cannot export op '_contrib_box_nms' .*per-class NMS has no ONNX form"):
+        gz.export(net, str(tmp_path / 'nms'), inputs=(x,), formats=('onnx',))
+    assert not list(tmp_path.iterdir())

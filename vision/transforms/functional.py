@@ -98,6 +98,22 @@ def resize_short(img, short, interp=None):
     return resize(img, (int(h * short / w), short), interp)
 
 
+def resize_short_within(img, short, max_size, mult_base=1, interp=None):
+    """Resize so the shorter side is `short` unless that makes the longer one exceed `max_size` (then the longer
+    side is `max_size`), both sides rounded to multiples of `mult_base`: GluonCV's detection resize.
+
+    >>> resize_short_within(np.zeros((300, 1000, 3), np.uint8), 600, 1000).shape
+    (300, 1000, 3)
+    """
+    h, w = img.shape[:2]
+    lo, hi = min(h, w), max(h, w)
+    scale = short / lo
+    if np.round(scale * hi / mult_base) * mult_base > max_size:
+        scale = np.floor(max_size / mult_base) * mult_base / hi
+    size = (int(np.round(h * scale / mult_base) * mult_base), int(np.round(w * scale / mult_base) * mult_base))
+    return resize(img, size, interp)
+
+
 def center_crop(img, size):
     """The centered (height, width) = `size` window; the image must be at least that large."""
     h, w = img.shape[:2]

@@ -18,10 +18,11 @@ def _size(x):
 
 
 def image_eval(img, resize=None, crop=None, mean=None, std=None, scale=1 / 255.0, color='RGB', layout='NCHW',
-               interp=None):
+               interp=None, max_size=None):
     """One picture (HxW, HxWx1/3/4, uint8 or uint16) -> float32 CxHxW (or HxWxC for layout 'NHWC'), as a record's
-    preprocess says: color, resize (int: the short side, aspect kept; (h, w): exactly), center crop, x * scale,
-    minus mean, over std. Without mean/std the pixels are only scaled.
+    preprocess says: color, resize (int: the short side, aspect kept; with `max_size` the long side at most that,
+    GluonCV's detection resize; (h, w): exactly), center crop, x * scale, minus mean, over std. Without mean/std the
+    pixels are only scaled.
 
     `interp` 'linear' is GluonCV's (MXNet's bilinear Resize); the default (area when shrinking) is closer to the
     antialiased resize torchvision-trained weights saw.
@@ -31,7 +32,12 @@ def image_eval(img, resize=None, crop=None, mean=None, std=None, scale=1 / 255.0
     """
     img, flag = T.to_color(T.as_rgb(img), color), T.INTERP[interp]
     if resize is not None:
-        img = T.resize_short(img, resize, flag) if isinstance(resize, int) else T.resize(img, _size(resize), flag)
+        if not isinstance(resize, int):
+            img = T.resize(img, _size(resize), flag)
+        elif max_size:
+            img = T.resize_short_within(img, resize, max_size, interp=flag)
+        else:
+            img = T.resize_short(img, resize, flag)
         if img.ndim == 2:  # cv2.resize drops a single channel axis
             img = img[:, :, None]
     if crop is not None:

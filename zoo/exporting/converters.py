@@ -11,6 +11,10 @@ tests/export/test_converters.py.
   to Resize's coordinate_transformation_mode.
 - Reshape with the special codes -2/-3/-4 (stock handles a few fixed patterns): ours builds the target shape at
   run time from Shape(x), so a dynamic batch still works. Shapes without those codes go to the stock converter.
+- _contrib_box_nms per class (id_index >= 0, no force_suppress, how every GluonCV detector calls it): the stock
+  converter suppresses across classes, so the exported detector would drop boxes MXNet keeps. Refused, naming the
+  block, until the detection export writes its own NonMaxSuppression graph; class-agnostic calls go to the stock
+  converter.
 """
 import contextlib
 
@@ -294,4 +298,15 @@ def convert_reshape(node, **kwargs):
     return nodes
 
 
-_OURS = {'RNN': convert_rnn, '_contrib_BilinearResize2D': convert_bilinear_resize, 'Reshape': convert_reshape}
+# -- box_nms ------------------------------------------------------------------------------------------------------
+def convert_box_nms(node, **kwargs):
+    attrs = node.get('attrs', {})
+    per_class = int(attrs.get('id_index', -1)) >= 0 and attrs.get('force_suppress', 'False') not in ('True', '1')
+    if per_class:
+        raise NotImplementedError('per-class NMS has no ONNX form here yet (the stock converter suppresses across '
+                                  'classes: wrong detections)')
+    return _STOCK['_contrib_box_nms'](node, **kwargs)
+
+
+_OURS = {'RNN': convert_rnn, '_contrib_BilinearResize2D': convert_bilinear_resize, 'Reshape': convert_reshape,
+         '_contrib_box_nms': convert_box_nms}
