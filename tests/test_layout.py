@@ -6,7 +6,6 @@ import os
 import pkgutil
 import subprocess
 
-import gluonzoo
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ZOO = os.path.join(ROOT, 'zoo')

@@ -1,4 +1,5 @@
-"""Inference with zoo models on images: `classify` (the path behind `gluonzoo predict`, the demo and `verify`)."""
+"""Inference with zoo models on images: `classify` (the path behind `gluonzoo predict`, the demo and `verify`) and
+`detect` (behind `gluonzoo detect`)."""
 import numpy as np
 
 from ..errors import BadInputError
@@ -6,20 +7,28 @@ from .image import read_image
 from .transforms import from_preprocess
 
 
+def _transform(net, preprocess):
+    """(the eval transform, the preprocess dict) of `net.weights`, or of an explicit `preprocess` dict."""
+    w = getattr(net, 'weights', None)
+    if preprocess is not None:
+        return from_preprocess(preprocess), dict(preprocess)
+    if w is not None:
+        return w.transforms(), dict(w.preprocess)
+    raise BadInputError(f'{type(net).__name__} carries no weights record to say how to preprocess images: pass '
+                        "preprocess= (e.g. gz.get_weights('mobilenetv2_1.0').preprocess)")
+
+
+def _ctx(net):
+    return next(iter(net.collect_params().values())).list_ctx()[0]
+
+
 def classify(net, images, topk=5, batch_size=8, preprocess=None):
     """Top-k (label, probability) lists for image paths or RGB arrays, preprocessed as `net.weights` says (its
     record's eval transform: size, color, crop, mean/std), or as an explicit `preprocess` dict says."""
     import mxnet as mx
-    w = getattr(net, 'weights', None)
-    if preprocess is not None:
-        transform = from_preprocess(preprocess)
-    elif w is not None:
-        transform = w.transforms()
-    else:
-        raise BadInputError(f'{type(net).__name__} carries no weights record to say how to preprocess images: pass '
-                            "preprocess= (e.g. gz.get_weights('mobilenetv2_1.0').preprocess)")
+    transform, _ = _transform(net, preprocess)
     labels = getattr(net, 'classes', None)
-    ctx = next(iter(net.collect_params().values())).list_ctx()[0]
+    ctx = _ctx(net)
     results = []
     for i in range(0, len(images), batch_size):
         batch = [read_image(x) if not isinstance(x, np.ndarray) else x for x in images[i:i + batch_size]]
@@ -28,4 +37,27 @@ def classify(net, images, topk=5, batch_size=8, preprocess=None):
         for p in prob:
             idx = np.argsort(-p)[:topk]
             results.append([(labels[j] if labels else str(j), float(p[j])) for j in idx])
+    return results
+
+
+def detect(net, images, threshold=0.5, preprocess=None):
+    """Per image (a path or an RGB array), its objects scoring at least `threshold`, best first: (class name, score,
+    [x1, y1, x2, y2]) in the original image's pixels. The image goes through `net.weights`' eval transform (or an
+    explicit `preprocess`); the boxes come back through its resize undone (x and y scaled apart, for the exact
+    (h, w) resizes that do not keep the aspect)."""
+    import mxnet as mx
+    transform, pre = _transform(net, preprocess)
+    if pre.get('crop') is not None:
+        raise BadInputError(f'preprocess crop={pre["crop"]} cuts the image: detect() can only undo a resize')
+    labels = getattr(net, 'classes', None)
+    ctx = _ctx(net)
+    results = []
+    for image in images:  # one at a time: GluonCV's short-side resizes give each picture its own size
+        img = read_image(image) if not isinstance(image, np.ndarray) else image
+        x = transform(img)
+        h, w = x.shape[:2] if pre.get('layout') == 'NHWC' else x.shape[1:]
+        ids, scores, boxes = (o[0].asnumpy() for o in net(mx.nd.array(x[None], ctx=ctx)))
+        scale = np.array([img.shape[1] / w, img.shape[0] / h] * 2)
+        results.append([(labels[int(i)] if labels else str(int(i)), float(s), [float(v) for v in b * scale])
+                        for i, s, b in zip(ids[:, 0], scores[:, 0], boxes) if i >= 0 and s >= threshold])
     return results

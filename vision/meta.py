@@ -19,6 +19,7 @@ FASHION_MNIST = class_names('fashion_mnist')
 DIGITS = class_names('digits')
 VOC = class_names('voc')  # Pascal VOC's 20 object classes (GluonCV's VOCDetection.CLASSES order)
 COCO = class_names('coco')  # COCO's 80 object classes (GluonCV's COCODetection.CLASSES order)
+DARKNET_COCO = class_names('coco_darknet')  # the same 80 in darknet's coco.names order and spelling (motorbike, ...)
 
 IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
 CIFAR_MEAN, CIFAR_STD = (0.4914, 0.4822, 0.4465), (0.2023, 0.1994, 0.2010)

@@ -107,9 +107,23 @@ def _predict(args):
     return predict(args)
 
 
+def _detect_args(parser):
+    parser.add_argument('name', help='an object detector (arch or arch.tag), e.g. yolo3_tiny_darknet_coco')
+    parser.add_argument('images', nargs='+', help='image files (anything OpenCV decodes)')
+    parser.add_argument('--threshold', type=float, default=0.5, help='the lowest score shown (default 0.5)')
+    parser.add_argument('--out', help='a folder for the annotated pictures, one <image stem>.png each')
+
+
+def _detect(args):
+    from .commands import detect
+    return detect(args)
+
+
 register_command(Command('predict', 'classify images: top-k labels with probabilities', _predict_args, _predict))
+register_command(Command('detect', 'find objects: class, score and box of each (and annotated pictures)',
+                         _detect_args, _detect))
 register_task(Task('image-classification', 'vision', IMAGE_PREPROCESS, _image_inputs, _check_logits,
                    has_classes=True, transforms=_transforms, check_record=_check_image_record, verify=_verify_photos,
                    command='predict'))
 register_task(Task('object-detection', 'vision', IMAGE_PREPROCESS, _image_inputs, _check_detections,
-                   has_classes=True, transforms=_transforms, check_record=_check_image_record))
+                   has_classes=True, transforms=_transforms, check_record=_check_image_record, command='detect'))

@@ -8,6 +8,24 @@ of classes kept through `reuse_weights` are copied from the old layer (GluonCV's
 from .errors import BadInputError
 
 
+def class_names(classes):
+    """`classes` as a list of distinct, non-empty class names; a count gives placeholders `class0`, `class1`, ...
+    (what a detector built for N classes without names calls them).
+
+    >>> class_names(2), class_names(('cat', 'dog'))
+    (['class0', 'class1'], ['cat', 'dog'])
+    """
+    if isinstance(classes, int) and not isinstance(classes, bool) and classes > 0:
+        return [f'class{i}' for i in range(classes)]
+    if isinstance(classes, str) or not isinstance(classes, (list, tuple)) or not classes \
+            or not all(isinstance(c, str) and c for c in classes):
+        raise ValueError(f'classes must be a non-empty list of class names (or a positive count), not {classes!r}')
+    twice = sorted({c for c in classes if list(classes).count(c) > 1})
+    if twice:
+        raise ValueError(f'classes names {twice} more than once: class names must be distinct')
+    return list(classes)
+
+
 def _output_layer(owner, attr):
     """(parent block, child key, layer): the last Dense/Conv2D of `owner.<attr>` (itself, or inside a Sequential)."""
     from mxnet.gluon import nn

@@ -167,7 +167,7 @@ def get_model(name, pretrained=False, classes=None, ctx=None, root=None, feature
     net, w, load, (names, count) = _construct(name, pretrained, classes, kwargs)
     ctx = ctx or mx.cpu()
     if not load:
-        net.initialize(ctx=ctx)
+        _initialize_rest(net, ctx)
         return _features(net, out_indices) if features_only else net
     path = store.fetch(w, root=root)
     load_checkpoint(net, path, ctx)
@@ -184,6 +184,15 @@ def get_model(name, pretrained=False, classes=None, ctx=None, root=None, feature
         net = _features(net, out_indices)
         net.weights = w
     return net
+
+
+def _initialize_rest(net, ctx):
+    """Initialize every parameter that has no value yet (Gluon's default initializer, in parameter order: what
+    net.initialize() does), leaving alone the ones a builder already filled (a pretrained backbone, a transferred
+    body), which net.initialize() would warn about one by one."""
+    for p in net.collect_params().values():
+        if p._data is None and not p._deferred_init:
+            p.initialize(ctx=ctx)
 
 
 def get_backbone(name, pretrained=True, out_indices=None, ctx=None, **kwargs):

@@ -28,7 +28,7 @@ def variant(arch):
 
 def _smallest_per_variant():
     best = collections.OrderedDict()
-    for name in gz.list_models(pretrained=True, tags=True):
+    for name in gz.list_models(task='image-classification', pretrained=True, tags=True):
         if not name.endswith('.gluoncv'):
             continue
         w = gz.get_weights(name)

@@ -10,7 +10,7 @@ from gluonzoo.weights import GLUONCV_REPO
 
 from ..peers import run_peer
 
-GLUONCV_RECORDS = [n for n in gz.list_models(tags=True) if n.endswith('.gluoncv')]
+GLUONCV_RECORDS = [n for n in gz.list_models(task='image-classification', tags=True) if n.endswith('.gluoncv')]
 
 
 @pytest.fixture(scope='module')

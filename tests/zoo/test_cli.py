@@ -22,7 +22,8 @@ def one_line_error(err):
     return lines[0]
 
 
-@pytest.mark.parametrize('command', ['list', 'info', 'predict', 'export', 'verify'])
+@pytest.mark.parametrize('command', ['list', 'info', 'predict', 'detect', 'embed', 'export', 'verify-export', 'verify',
+                                     'train'])
 def test_every_command_has_help(command):
     code, out, _ = run(command, '--help')
     assert code == 0 and 'usage: gluonzoo ' + command in out

@@ -1,8 +1,10 @@
 """Foreign checkpoints -> Gluon parameters.
 
 `load_torch_checkpoint` and `load_safetensors` read files into name -> numpy array dicts;
-`torch_to_gluon` pairs a torch state_dict with a Gluon net's parameters, layer by layer.
+`torch_to_gluon` pairs a torch state_dict with a Gluon net's parameters, layer by layer;
+`read_darknet` reads a darknet .cfg + .weights pair into arrays per cfg layer.
 """
+from .darknet import read_weights as read_darknet
 from .mapping import torch_to_gluon
 from .torch_pickle import load_torch_checkpoint
 
@@ -19,4 +21,4 @@ def load_safetensors(path):
         raise BadInputError(f'{path} is not a readable safetensors file: {e}') from None
 
 
-__all__ = ['load_torch_checkpoint', 'load_safetensors', 'torch_to_gluon']
+__all__ = ['load_torch_checkpoint', 'load_safetensors', 'torch_to_gluon', 'read_darknet']

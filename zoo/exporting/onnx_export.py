@@ -10,7 +10,6 @@
 """
 import contextlib
 import json
-import os
 
 from ..errors import ExportError
 
