@@ -38,6 +38,14 @@ KNOWN_FAILURES = {
     'yolo3_mobilenet0.25_coco': _BOX_NMS,
     'yolo3_mobilenet0.25_custom': _BOX_NMS,
     'yolo3_tiny_darknet_coco': _BOX_NMS,
+    'faster_rcnn_resnet50_v1b_voc': _BOX_NMS,
+    'faster_rcnn_resnet50_v1b_coco': _BOX_NMS,
+    'faster_rcnn_resnet50_v1b_custom': _BOX_NMS,
+    'faster_rcnn_resnet101_v1d_voc': _BOX_NMS,
+    'faster_rcnn_resnet101_v1d_coco': _BOX_NMS,
+    'faster_rcnn_resnet101_v1d_custom': _BOX_NMS,
+    'faster_rcnn_fpn_resnet50_v1b_coco': _BOX_NMS,
+    'faster_rcnn_fpn_resnet101_v1d_coco': _BOX_NMS,
 }
 
 #: runtimes of the docs support table (docs/export_support.md, scripts/export/support_table.py)

@@ -4,4 +4,5 @@ returns GluonCV's `(ids, scores, bboxes)` and implements `reset_class(classes, r
 anchor and NMS operations live in vision/ops/."""
 from . import yolo3  # noqa: F401
 from . import yolo3_tiny  # noqa: F401
+from . import faster_rcnn  # noqa: F401
 from . import ssd  # noqa: F401
