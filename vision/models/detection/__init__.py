@@ -2,6 +2,7 @@
 family. A detector takes its backbone from the registry (`registry.get_backbone`, GluonCV's `pretrained_base`),
 returns GluonCV's `(ids, scores, bboxes)` and implements `reset_class(classes, reuse_weights=None)`; the shared box,
 anchor and NMS operations live in vision/ops/."""
+from . import center_net  # noqa: F401
 from . import yolo3  # noqa: F401
 from . import yolo3_tiny  # noqa: F401
 from . import faster_rcnn  # noqa: F401

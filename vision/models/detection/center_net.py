@@ -1,0 +1,356 @@
+"""CenterNet (Zhou et al., Objects as Points, arXiv:1904.07850): parameter-compatible with GluonCV 0.10.5's
+`center_net_*` detectors with a ResNet V1b + deconvolution or a MobileNetV3 + DUC body (not DLA-34, not DCNv2).
+
+A body turns the picture into stride-4 features; three heads predict, per cell, a heatmap of class centers
+(sigmoid), the box width/height and the sub-cell center offset, all in heatmap cells. Inference keeps the cells that
+are the maximum of their 3x3 neighbourhood (the peaks stand in for NMS), takes the `topk` best over all classes and
+scales the boxes by `scale` back to input pixels: GluonCV's CenterNetDecoder.
+
+Layout: blocks -> model -> weights records -> registered builders. Structural names follow GluonCV's
+(`base_network.base_network.0.weight`, `base_network.deconv.0.weight`, `base_network.feature.0.weight`,
+`base_network.upsampling.0.conv.weight`, `heads.0.0.weight`), so its `.params` files load strictly.
+"""
+import math
+
+import mxnet as mx
+from mxnet import autograd
+from mxnet.gluon import nn
+from mxnet.gluon.contrib.nn import PixelShuffle2D
+
+from ....errors import BadInputError
+from ....heads import class_names, reuse_pairs
+from ....registry import get_backbone, register_model
+from ....weights import GLUONCV_REPO, Source, Weights
+from ...meta import COCO, IMAGENET_MEAN, IMAGENET_STD, VOC
+from ...ops.nms import nms, rows
+
+#: He-normal initialization for a MobileNetV3 body built without pretrained weights: under Gluon's default
+#: Uniform(0.07) its features shrink ~8x a unit, and the heatmap is its bias everywhere (nothing to rank)
+_BODY_INIT = mx.init.Xavier(rnd_type='gaussian', factor_type='in', magnitude=2)
+#: -log((1 - 0.1) / 0.1): the heatmap starts at a 0.1 probability everywhere, so the focal loss does not blow up
+HEATMAP_BIAS = -2.19
+
+
+# -- blocks -------------------------------------------------------------------------------------------------------
+class _BilinearUp(mx.init.Initializer):
+    """N(0, 0.01), with a bilinear upsampling kernel from every input channel to output channel 0: GluonCV's
+    BilinearUpSample, so that training from scratch starts where GluonCV's recipe does."""
+
+    def _init_weight(self, _, arr):
+        mx.nd.random.normal(0, 0.01, arr.shape, out=arr)
+        k = arr.shape[2]
+        f = math.ceil(k / 2)
+        c = (2 * f - 1 - f % 2) / (2. * f)
+        ramp = mx.nd.array([1 - abs(i / f - c) for i in range(k)])
+        arr[:, 0, :, :] = (ramp.reshape((-1, 1)) * ramp.reshape((1, -1))).reshape((1, k, k))
+
+
+class DeconvResNet(nn.HybridBlock):
+    """A ResNet V1b body (stride 32) then, per entry of `filters`, 3x3 conv -> BN -> ReLU -> 4x4 stride-2 transposed
+    conv (no bias) -> BN -> ReLU: stride-4 features of `filters[-1]` channels (GluonCV's DeconvResnet)."""
+
+    def __init__(self, backbone, filters=(256, 128, 64), pretrained_base=True, **kwargs):
+        super().__init__(**kwargs)
+        body = get_backbone(backbone, pretrained=pretrained_base, out_indices=('layer4',))
+        channels = body.channels[-1]
+        with self.name_scope():
+            self.base_network = body.stages[0]  # conv1, bn1, relu, maxpool, layer1-4: GluonCV's indices 0-7
+            self.deconv = nn.HybridSequential(prefix='deconv_')
+            for planes in filters:
+                self.deconv.add(nn.Conv2D(planes, 3, padding=1, in_channels=channels), nn.BatchNorm(),
+                                nn.Activation('relu'),
+                                nn.Conv2DTranspose(planes, 4, 2, 1, use_bias=False, in_channels=planes,
+                                                   weight_initializer=_BilinearUp()),
+                                nn.BatchNorm(), nn.Activation('relu'))
+                channels = planes
+
+    def hybrid_forward(self, F, x):
+        return self.deconv(self.base_network(x))
+
+
+class DUC(nn.HybridBlock):
+    """Dense upsampling convolution: 3x3 conv (no bias) -> BN -> ReLU -> pixel shuffle by `scale`, so `channels`
+    become channels / scale^2 at scale times the size (GluonCV's nn.block.DUC, whose BatchNorm only turns cuDNN off:
+    the same numbers)."""
+
+    def __init__(self, channels, scale=2, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.conv = nn.Conv2D(channels, 3, padding=1, use_bias=False)
+            self.bn = nn.BatchNorm()
+            self.relu = nn.Activation('relu')
+            self.pixel_shuffle = PixelShuffle2D(scale)
+
+    def hybrid_forward(self, F, x):
+        return self.pixel_shuffle(self.relu(self.bn(self.conv(x))))
+
+
+class DUCMobileNet(nn.HybridBlock):
+    """A MobileNetV3 body up to its last stride-32 map (before the global pool), then one DUC (x2) per entry of
+    `filters`: stride-4 features (GluonCV's DUCMobilenet)."""
+
+    def __init__(self, backbone, filters, pretrained_base=True, **kwargs):
+        super().__init__(**kwargs)
+        body = get_backbone(backbone, pretrained=pretrained_base, out_indices=(-1,))
+        if not pretrained_base:
+            body.collect_params('.*weight').setattr('init', _BODY_INIT)
+        with self.name_scope():
+            self.feature = body.stages[0]  # the classifier's features.0 .. its last HardSwish, same indices
+            self.upsampling = nn.HybridSequential(prefix='upsampling_')
+            for f in filters:
+                self.upsampling.add(DUC(f, 2))
+
+    def hybrid_forward(self, F, x):
+        return self.upsampling(self.feature(x))
+
+
+def _head(name, outputs, channels, bias=0.0):
+    """3x3 conv -> ReLU -> 1x1 conv to `outputs`; a head with a bias prior gets Xavier weights, the regression
+    heads N(0, 0.001) (GluonCV's initialization)."""
+    init = mx.init.Xavier() if bias else mx.init.Normal(0.001)
+    head = nn.HybridSequential(prefix=f'{name}_')
+    with head.name_scope():
+        head.add(nn.Conv2D(channels, 3, padding=1, weight_initializer=init),
+                 nn.Activation('relu'),
+                 nn.Conv2D(outputs, 1, weight_initializer=init, bias_initializer=mx.init.Constant(bias),
+                           in_channels=channels))
+    return head
+
+
+def decode_centers(F, key, wh, reg, topk, scale, logits=False):
+    """(ids, scores, boxes), (B, topk, 1/1/4), of the `topk` best cells of `key` (B, C, H, W) over all classes:
+    a box is centred on its cell plus the `reg` offset, `wh` wide and high, times `scale` (GluonCV's
+    CenterNetDecoder). `key` is the peak-masked heatmap, or with `logits` its logits (scores: their sigmoid).
+    Cells are gathered by flat row (take) rather than gather_nd."""
+    values, idx = F.topk(key.reshape((0, -1)), k=topk, ret_typ='both', dtype='int64')
+    shape = F.shape_array(key)
+    w = F.slice_axis(shape, axis=0, begin=3, end=4)
+    area = F.slice_axis(shape, axis=0, begin=2, end=3) * w
+    cls, cell = F.broadcast_div(idx, area), F.broadcast_mod(idx, area)
+    ys, xs = F.broadcast_div(cell, w).astype('float32'), F.broadcast_mod(cell, w).astype('float32')
+    first = F.broadcast_mul(F.contrib.arange_like(values, axis=0).astype('int64').reshape((-1, 1)), area)
+    row = F.broadcast_add(cell, first)  # of the (B * H * W, 2) cell table of each regression map
+
+    def gather(x):  # (B, 2, H, W) at `row` -> its two (B, topk) planes
+        return F.split(F.take(x.transpose((0, 2, 3, 1)).reshape((-1, 2)), row), axis=-1, num_outputs=2,
+                       squeeze_axis=True)
+    (ox, oy), (bw, bh) = gather(reg), gather(wh)
+    cx, cy = xs + ox, ys + oy
+    hw, hh = bw / 2, bh / 2
+    boxes = F.stack(cx - hw, cy - hh, cx + hw, cy + hh, axis=-1) * scale
+    scores = F.sigmoid(values) if logits else values
+    return cls.astype('float32').expand_dims(-1), scores.expand_dims(-1), boxes
+
+
+# -- model --------------------------------------------------------------------------------------------------------
+class CenterNet(nn.HybridBlock):
+    """CenterNet over a stride-`scale` `base_network`: heads `heads.0` heatmap (one channel a class), `heads.1` box
+    size, `heads.2` center offset, each with `head_channels` hidden channels.
+
+    In training it returns (clipped heatmap, wh, offset) for the losses; in inference `(ids, scores, bboxes)`, each
+    (B, topk, 1/1/4), best first. `flip_test` averages the heatmap and sizes of the mirrored picture in. GluonCV's
+    NMS is off (nms_thresh 0) and its CenterNet ignores set_nms; here `set_nms(thresh in (0, 1))` does suppress,
+    per class, keeping `post_nms` rows.
+    """
+
+    def __init__(self, base_network, classes, topk=100, scale=4.0, head_channels=64, flip_test=False,
+                 nms_thresh=0, nms_topk=400, post_nms=100, **kwargs):
+        super().__init__(**kwargs)
+        self.classes = class_names(classes)
+        self.topk, self.scale, self.flip_test, self.head_channels = topk, scale, flip_test, head_channels
+        self.nms_thresh, self.nms_topk, self.post_nms = nms_thresh, nms_topk, min(post_nms, topk)
+        with self.name_scope():
+            self.base_network = base_network
+            self.heads = nn.HybridSequential(prefix='heads')
+            with self.heads.name_scope():
+                for name, outputs, bias in (('heatmap', len(self.classes), HEATMAP_BIAS), ('wh', 2, 0.0),
+                                            ('reg', 2, 0.0)):
+                    self.heads.add(_head(name, outputs, head_channels, bias))
+
+    @property
+    def num_classes(self):
+        return len(self.classes)
+
+    @property
+    def flip_test(self):
+        return self._flip_test
+
+    @flip_test.setter
+    def flip_test(self, value):  # GluonCV's scripts set it on a built net: a hybridized graph must be retraced
+        self._flip_test = bool(value)
+        self._clear_cached_op()
+
+    def set_nms(self, nms_thresh=0, nms_topk=400, post_nms=100):
+        """GluonCV's signature; a threshold in (0, 1) turns per-class NMS on after the peak decoding."""
+        self._clear_cached_op()
+        post_nms = min(post_nms, nms_topk)  # -1: all of them
+        self.nms_thresh, self.nms_topk = nms_thresh, nms_topk
+        self.post_nms = min(post_nms, self.topk) if post_nms > 0 else post_nms  # there are only topk rows
+
+    def reset_class(self, classes, reuse_weights=None):
+        """A fresh heatmap output for `classes` (names; a count gets placeholders), GluonCV's API: the rows of the
+        classes in `reuse_weights` ({new: old} by name or index, or a list of names kept) are copied over."""
+        names = class_names(classes)
+        old = self.heads[0][2]
+        if old.weight._data is None:
+            raise ValueError('reset_class needs the heatmap head\'s weights: initialize or load the net first')
+        pairs = reuse_pairs(reuse_weights, names, len(names), self.classes, len(self.classes))
+        new = nn.Conv2D(len(names), 1, in_channels=self.head_channels, weight_initializer=mx.init.Xavier(),
+                        bias_initializer=mx.init.Constant(HEATMAP_BIAS), prefix=old.prefix)
+        new.initialize(ctx=old.weight.list_ctx())
+        for p_new, p_old in ((new.weight, old.weight), (new.bias, old.bias)):
+            value, saved = p_new.data().copy(), p_old.data()
+            for i, j in pairs:
+                value[i] = saved[j]
+            p_new.set_data(value)
+        self.heads[0].register_child(new, '2')
+        self.classes = names
+        self._clear_cached_op()
+
+    def forward(self, x, *args):
+        if isinstance(x, mx.nd.NDArray) and (x.ndim != 4 or x.shape[1] != 3):
+            raise BadInputError(f'{type(self).__name__} takes batches of shape Nx3xHxW (NCHW, RGB), got '
+                                f'{"x".join(map(str, x.shape))}; the weights record\'s preprocess says how')
+        return super().forward(x, *args)
+
+    def _heads(self, F, x):
+        y = self.base_network(x)
+        return [head(y) for head in self.heads]
+
+    def hybrid_forward(self, F, x):
+        logits, wh, reg = self._heads(F, x)
+        heat = F.sigmoid(logits)
+        if autograd.is_training():
+            return F.clip(heat, 1e-4, 1 - 1e-4), wh, reg  # the focal loss takes the log of p and of 1 - p
+        if self.flip_test:  # the offsets are not averaged: mirrored, a cell's offset points the other way
+            flogits, fwh, _ = self._heads(F, F.flip(x, axis=3))
+            heat = (heat + F.flip(F.sigmoid(flogits), axis=3)) * 0.5
+            wh = (wh + F.flip(fwh, axis=3)) * 0.5
+        peaks = F.broadcast_equal(F.Pooling(heat, kernel=(3, 3), stride=(1, 1), pad=(1, 1), pool_type='max'), heat)
+        if self.flip_test:
+            key = heat * peaks
+        else:  # ranked by logit: sigmoid rounds confident cells to 1.0, and topk orders ties differently in MXNet
+            # and ONNX Runtime (GluonCV's order among them is arbitrary); non-peaks last, with score 0 as GluonCV's
+            key = F.where(peaks, logits, F.ones_like(logits) * -1e30)
+        ids, scores, boxes = decode_centers(F, key, wh, reg, self.topk, self.scale, logits=not self.flip_test)
+        if 0 < self.nms_thresh < 1:
+            return nms(F, rows(F, ids, scores, boxes), self.nms_thresh, self.nms_topk, self.post_nms)
+        return ids, scores, boxes
+
+
+
+# -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
+_SHA1 = {
+    'center_net_resnet18_v1b_voc': '38c509d456a6e14e4c54e961ed43bffe8cf62840',
+    'center_net_resnet18_v1b_coco': 'dccae71d1f069343326750bc9b0508a2a760dd80',
+    'center_net_resnet50_v1b_voc': 'f108427bc62c85f7bcbdba45db4c94a31fd4d4f6',
+    'center_net_resnet50_v1b_coco': '28c64aaeaf9d5e4404afd2b96bf8812973d79eb9',
+    'center_net_resnet101_v1b_voc': '5bf8b91f8813e82a2f2660c83560ffdfebf835a0',
+    'center_net_resnet101_v1b_coco': '6f9cd4a945cb554c38539009eede20f45786519e',
+    'center_net_mobilenetv3_small_duc_voc': '8a8e9cbcbac3a496f0904dc22e148b1978ea672f',
+    'center_net_mobilenetv3_small_duc_coco': 'f782057569a768faa03940d8106f944ffe3c9733',
+    'center_net_mobilenetv3_large_duc_voc': '2cab979937586d3f8532d86130030c611ae38d2d',
+    'center_net_mobilenetv3_large_duc_coco': 'bfc55dfd13ef8e9fd052141a3c42338179f5949d',
+}
+_PARAMS = {
+    'center_net_resnet18_v1b_voc': 14215640, 'center_net_resnet18_v1b_coco': 14219540,
+    'center_net_resnet50_v1b_voc': 30086104, 'center_net_resnet50_v1b_coco': 30090004,
+    'center_net_resnet101_v1b_voc': 49078232, 'center_net_resnet101_v1b_coco': 49082132,
+    'center_net_mobilenetv3_small_duc_voc': 4008696, 'center_net_mobilenetv3_small_duc_coco': 4012596,
+    'center_net_mobilenetv3_large_duc_voc': 7952392, 'center_net_mobilenetv3_large_duc_coco': 7956292,
+}
+#: mAP without flip test, GluonCV's docs/model_zoo/csv_tables/Detections/Pascal_CenterNet.csv (VOC07 test, VOC07
+#: metric) and MSCOCO_CenterNet.csv (COCO val2017 AP@[.5:.95]), column "mAP(Orig/F)", Orig; the tables have no
+#: MobileNetV3 rows and no hashtags (model_store.py lists one checkpoint per name)
+_MAP = {'center_net_resnet18_v1b_voc': 66.8, 'center_net_resnet50_v1b_voc': 71.8,
+        'center_net_resnet101_v1b_voc': 75.5, 'center_net_resnet18_v1b_coco': 26.6,
+        'center_net_resnet50_v1b_coco': 32.1, 'center_net_resnet101_v1b_coco': 34.5}
+#: presets.center_net.load_test(short=512) as GluonCV's demo calls it: resize_short_within(512, max_size=1024) with
+#: MXNet's interp 2 (OpenCV bicubic), to_tensor, ImageNet normalization
+_PRE = dict(resize=512, max_size=1024, mean=IMAGENET_MEAN, std=IMAGENET_STD, scale=1 / 255.0, color='RGB',
+            layout='NCHW', interp='cubic')
+_PAPER = 'https://arxiv.org/abs/1904.07850'
+
+
+def _weights(arch):
+    metric = {'map': _MAP[arch], 'source': 'GluonCV model zoo table (published, not re-measured)'} \
+        if arch in _MAP else {}
+    return [Weights(
+        arch=arch, tag='gluoncv', default=True, task='object-detection', sha1=_SHA1[arch], num_params=_PARAMS[arch],
+        classes=VOC if arch.endswith('_voc') else COCO, preprocess=_PRE, input_shape=(1, 3, 512, 512),
+        source=Source(kind='mirror', url=GLUONCV_REPO), metrics=metric, license='Apache-2.0 (GluonCV)', paper=_PAPER,
+        recipe='GluonCV 0.10.5 scripts/detection/center_net/train_center_net.py'
+               + (f' ({arch}.sh, linked from the table)' if arch in _MAP else ''))]
+
+
+# -- registered builders ------------------------------------------------------------------------------------------
+_REG = dict(task='object-detection', test_input=(1, 3, 64, 64), test_kwargs={'pretrained_base': False})
+
+
+def _resnet(depth, classes, pretrained_base, **kwargs):
+    return CenterNet(DeconvResNet(f'resnet{depth}_v1b', pretrained_base=pretrained_base), classes, **kwargs)
+
+
+def _mobilenet(mode, classes, pretrained_base, **kwargs):
+    filters = (512, 256, 256) if mode == 'large' else (512, 256, 128)  # GluonCV's choice per size
+    return CenterNet(DUCMobileNet(f'mobilenetv3_{mode}', filters, pretrained_base=pretrained_base), classes, **kwargs)
+
+
+@register_model(weights=_weights('center_net_resnet18_v1b_voc'), **_REG)
+def center_net_resnet18_v1b_voc(classes=VOC, pretrained_base=True, topk=40, flip_test=False):
+    """CenterNet, ResNet-18 V1b + deconv, Pascal VOC (Objects as Points, arXiv:1904.07850)."""
+    return _resnet(18, classes, pretrained_base, topk=topk, flip_test=flip_test)
+
+
+@register_model(weights=_weights('center_net_resnet18_v1b_coco'), **_REG)
+def center_net_resnet18_v1b_coco(classes=COCO, pretrained_base=True, topk=100, flip_test=False):
+    """CenterNet, ResNet-18 V1b + deconv, COCO (Objects as Points, arXiv:1904.07850)."""
+    return _resnet(18, classes, pretrained_base, topk=topk, flip_test=flip_test)
+
+
+@register_model(weights=_weights('center_net_resnet50_v1b_voc'), **_REG)
+def center_net_resnet50_v1b_voc(classes=VOC, pretrained_base=True, topk=40, flip_test=False):
+    """CenterNet, ResNet-50 V1b + deconv, Pascal VOC (Objects as Points, arXiv:1904.07850)."""
+    return _resnet(50, classes, pretrained_base, topk=topk, flip_test=flip_test)
+
+
+@register_model(weights=_weights('center_net_resnet50_v1b_coco'), **_REG)
+def center_net_resnet50_v1b_coco(classes=COCO, pretrained_base=True, topk=100, flip_test=False):
+    """CenterNet, ResNet-50 V1b + deconv, COCO (Objects as Points, arXiv:1904.07850)."""
+    return _resnet(50, classes, pretrained_base, topk=topk, flip_test=flip_test)
+
+
+@register_model(weights=_weights('center_net_resnet101_v1b_voc'), **_REG)
+def center_net_resnet101_v1b_voc(classes=VOC, pretrained_base=True, topk=40, flip_test=False):
+    """CenterNet, ResNet-101 V1b + deconv, Pascal VOC (Objects as Points, arXiv:1904.07850)."""
+    return _resnet(101, classes, pretrained_base, topk=topk, flip_test=flip_test)
+
+
+@register_model(weights=_weights('center_net_resnet101_v1b_coco'), **_REG)
+def center_net_resnet101_v1b_coco(classes=COCO, pretrained_base=True, topk=100, flip_test=False):
+    """CenterNet, ResNet-101 V1b + deconv, COCO (Objects as Points, arXiv:1904.07850)."""
+    return _resnet(101, classes, pretrained_base, topk=topk, flip_test=flip_test)
+
+
+@register_model(weights=_weights('center_net_mobilenetv3_small_duc_voc'), **_REG)
+def center_net_mobilenetv3_small_duc_voc(classes=VOC, pretrained_base=True, topk=40, flip_test=False):
+    """CenterNet, MobileNetV3-Small + DUC, Pascal VOC (Objects as Points, arXiv:1904.07850)."""
+    return _mobilenet('small', classes, pretrained_base, topk=topk, flip_test=flip_test)
+
+
+@register_model(weights=_weights('center_net_mobilenetv3_small_duc_coco'), **_REG)
+def center_net_mobilenetv3_small_duc_coco(classes=COCO, pretrained_base=True, topk=100, flip_test=False):
+    """CenterNet, MobileNetV3-Small + DUC, COCO (Objects as Points, arXiv:1904.07850)."""
+    return _mobilenet('small', classes, pretrained_base, topk=topk, flip_test=flip_test)
+
+
+@register_model(weights=_weights('center_net_mobilenetv3_large_duc_voc'), **_REG)
+def center_net_mobilenetv3_large_duc_voc(classes=VOC, pretrained_base=True, topk=40, flip_test=False):
+    """CenterNet, MobileNetV3-Large + DUC, Pascal VOC (Objects as Points, arXiv:1904.07850)."""
+    return _mobilenet('large', classes, pretrained_base, topk=topk, flip_test=flip_test)
+
+
+@register_model(weights=_weights('center_net_mobilenetv3_large_duc_coco'), **_REG)
+def center_net_mobilenetv3_large_duc_coco(classes=COCO, pretrained_base=True, topk=100, flip_test=False):
+    """CenterNet, MobileNetV3-Large + DUC, COCO (Objects as Points, arXiv:1904.07850)."""
+    return _mobilenet('large', classes, pretrained_base, topk=topk, flip_test=flip_test)
