@@ -7,7 +7,7 @@ import sys
 
 import gluonzoo as gz
 
-METRICS = ('top1', 'top5', 'ppl', 'bleu')  # the headline figures a record's metrics may hold
+METRICS = ('top1', 'top5', 'map', 'ppl', 'bleu')  # the headline figures a record's metrics may hold
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'docs', 'model_zoo.md')
 
 
