@@ -12,12 +12,10 @@ conv/dense FLOPs, giving hybridized ResNet-50 v1b's fraction of sgemm speed at b
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PEERS = os.path.join(ROOT, '.venv-peers', 'bin', 'python')
+from lib.peers import in_peers, reexec_in_peers, throughput
 MODELS = ['resnet18_v1', 'resnet50_v1', 'resnet50_v2', 'resnet50_v1b', 'resnet50_v1d', 'resnext50_32x4d',
           'se_resnext50_32x4d', 'mobilenet1.0', 'mobilenetv2_1.0', 'mobilenetv3_large', 'vgg16', 'densenet121',
           'squeezenet1.1', 'inceptionv3', 'alexnet', 'darknet53', 'efficientnet_lite0']
@@ -26,25 +24,6 @@ NOT_IN_GLUONCV = {'efficientnet_lite0'}
 
 def _side(name):
     return 299 if name.startswith('inception') else 224
-
-
-def throughput(net, batch, side, seconds):
-    """Images per second: best of three timed windows of about `seconds` / 3, after two warm-up calls."""
-    import mxnet as mx
-    x = mx.nd.random.uniform(shape=(batch, 3, side, side))
-    for _ in range(2):
-        net(x).wait_to_read()
-    best = 0.0
-    for _ in range(3):
-        n, t0 = 0, time.perf_counter()
-        while True:
-            net(x).wait_to_read()
-            n += 1
-            dt = time.perf_counter() - t0
-            if dt >= seconds / 3:
-                break
-        best = max(best, n * batch / dt)
-    return best
 
 
 def conv_dense_flops(net, side):
@@ -99,6 +78,7 @@ def build(impl, name):
 
 def measure(name, batches, seconds, rounds):
     """{impl: {'b1_imperative': img/s, ...}} for one model, gluonzoo and gluoncv alternating, best of `rounds`."""
+    import mxnet as mx
     impls = ['gluonzoo'] + ([] if name in NOT_IN_GLUONCV else ['gluoncv'])
     nets = {(impl, mode): build(impl, name) for impl in impls for mode in ('imperative', 'hybrid')}
     for (impl, mode), net in nets.items():
@@ -110,29 +90,10 @@ def measure(name, batches, seconds, rounds):
             for b in batches:
                 for impl in impls:
                     key = f'b{b}_{mode}'
-                    v = throughput(nets[impl, mode], b, _side(name), seconds / rounds)
+                    x = mx.nd.random.uniform(shape=(b, 3, _side(name), _side(name)))
+                    v = throughput(nets[impl, mode], x, seconds / rounds)
                     out[impl][key] = max(out[impl].get(key, 0.0), v)
     return out
-
-
-def _reexec_in_peers(argv):
-    """Run this script in the peers venv with gluonzoo's source importable (zoo/ as gluonzoo, vision/, text/)."""
-    import shutil
-    import tempfile
-    if not os.path.exists(PEERS):
-        sys.exit(f'{PEERS} is missing: run `make peers`')
-    tmp = tempfile.mkdtemp(prefix='gluonzoo-bench-')
-    pkg = os.path.join(tmp, 'gluonzoo')
-    os.mkdir(pkg)
-    for entry in os.listdir(os.path.join(ROOT, 'zoo')):
-        os.symlink(os.path.join(ROOT, 'zoo', entry), os.path.join(pkg, entry))
-    for sub in ('vision', 'text'):
-        os.symlink(os.path.join(ROOT, sub), os.path.join(pkg, sub))
-    env = {**os.environ, 'PYTHONPATH': tmp, 'MXNET_HOME': os.path.join(tmp, 'mxnet'), 'GLUONZOO_BENCH_IN_PEERS': '1'}
-    try:
-        return subprocess.call([PEERS, os.path.abspath(__file__), *argv], env=env)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _table(results, batches):
@@ -156,8 +117,8 @@ def main(argv=None):
     p.add_argument('--rounds', type=int, default=3)
     p.add_argument('--out', help='write the markdown report here')
     args = p.parse_args(argv)
-    if not os.environ.get('GLUONZOO_BENCH_IN_PEERS'):
-        return _reexec_in_peers(sys.argv[1:] if argv is None else list(argv))
+    if not in_peers():
+        return reexec_in_peers(__file__, sys.argv[1:] if argv is None else list(argv))
     import mxnet as mx
     names, batches = args.models.split(','), [int(b) for b in args.batches.split(',')]
     sgemm = sgemm_gflops()
