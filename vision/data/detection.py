@@ -25,7 +25,7 @@ from mxnet.gluon.data import Dataset
 from ...errors import BadInputError
 from ..image import read_image
 from ..meta import VOC
-from .recordio import ImageRecordDataset
+from .recordio import ImageRecordDataset, packing
 
 #: label header of the files pack_detection writes: A = 4 values (A, B, image width, image height), B = 6 per object
 HEADER, WIDTH = 4, 6
@@ -310,39 +310,25 @@ def pack_detection(dataset, prefix, quality=95, encoding='.jpg', progress=None):
     Each label is the header (4, 6, width, height) then `class id, x1/w, y1/h, x2/w, y2/h, difficult` per object;
     GluonCV's placeholder rows (class -1) are left out, so an image without objects has the header only (our
     readers take it; GluonCV's RecordFileDetection wants at least one object). Images are re-encoded ('.jpg' at
-    `quality`, or '.png', lossless). Files are written under temporary names and renamed at the end, so an
-    interrupted run leaves no half-written .rec behind.
+    `quality`, or '.png', lossless), through recordio.packing (nothing half-written is left behind).
     """
     import mxnet as mx
-    prefix = os.fspath(prefix)
-    tmp = {ext: f'{prefix}.{ext}.part' for ext in ('rec', 'idx', 'lst')}
     params = [cv2.IMWRITE_JPEG_QUALITY, quality] if encoding == '.jpg' else []
-    writer = mx.recordio.MXIndexedRecordIO(tmp['idx'], tmp['rec'], 'w')
     n = objects = 0
-    try:
-        with open(tmp['lst'], 'w') as lst:
-            for i in range(len(dataset)):
-                img, label = dataset.sample(i)
-                h, w = img.shape[:2]
-                label = label[label[:, 4] >= 0]
-                objs = np.concatenate([label[:, 4:5], label[:, :4] / np.float32([w, h, w, h]), label[:, 5:6]], 1)
-                flat = np.concatenate([[HEADER, WIDTH, w, h], objs.ravel()]).astype(np.float32)
-                ok, buf = cv2.imencode(encoding, cv2.cvtColor(img, cv2.COLOR_RGB2BGR), params)
-                if not ok:
-                    raise BadInputError(f'cannot encode {dataset.items[i]} as {encoding}')
-                writer.write_idx(i, mx.recordio.pack(mx.recordio.IRHeader(0, flat, i, 0), buf.tobytes()))
-                values = '\t'.join(str(v) for v in flat)  # float32's shortest repr: the .lst reads back as the .rec
-                lst.write(f'{i}\t{values}\t{dataset.items[i]}\n')
-                n, objects = n + 1, objects + len(label)
-                if progress:
-                    progress(1)
-        writer.close()
-    except BaseException:
-        writer.close()
-        for p in tmp.values():
-            if os.path.exists(p):
-                os.remove(p)
-        raise
-    for ext, p in tmp.items():
-        os.replace(p, f'{prefix}.{ext}')
+    with packing(prefix) as (writer, lst):
+        for i in range(len(dataset)):
+            img, label = dataset.sample(i)
+            h, w = img.shape[:2]
+            label = label[label[:, 4] >= 0]
+            objs = np.concatenate([label[:, 4:5], label[:, :4] / np.float32([w, h, w, h]), label[:, 5:6]], 1)
+            flat = np.concatenate([[HEADER, WIDTH, w, h], objs.ravel()]).astype(np.float32)
+            ok, buf = cv2.imencode(encoding, cv2.cvtColor(img, cv2.COLOR_RGB2BGR), params)
+            if not ok:
+                raise BadInputError(f'cannot encode {dataset.items[i]} as {encoding}')
+            writer.write_idx(i, mx.recordio.pack(mx.recordio.IRHeader(0, flat, i, 0), buf.tobytes()))
+            values = '\t'.join(str(v) for v in flat)  # float32's shortest repr: the .lst reads back as the .rec
+            lst.write(f'{i}\t{values}\t{dataset.items[i]}\n')
+            n, objects = n + 1, objects + len(label)
+            if progress:
+                progress(1)
     return n, objects

@@ -4,6 +4,7 @@ scripts/vision/pack_rec.py.
 A record is `mx.recordio.pack(IRHeader(flag=0, label, id, 0), encoded image bytes)`; the .idx file maps record
 ids to byte offsets, so samples are read at random and by several DataLoader workers.
 """
+import contextlib
 import os
 
 import cv2
@@ -44,30 +45,18 @@ class ImageRecordDataset(Dataset):
         return (self.transform(img) if self.transform else img), int(label)
 
 
-def pack(samples, prefix, resize=None, quality=95):
-    """Write `prefix.rec`, `prefix.idx` and `prefix.lst` from (path, label) samples; returns the record count.
-
-    Images are decoded (so unreadable files fail before anything is written), optionally resized so the shorter
-    side is `resize`, and re-encoded as JPEG. Files are written under temporary names and renamed at the end, so
-    an interrupted run leaves no half-written .rec behind.
-    """
+@contextlib.contextmanager
+def packing(prefix):
+    """(record writer, .lst file) writing `prefix.rec`, `prefix.idx` and `prefix.lst` under temporary names, renamed
+    into place when the block ends; if it raises, every temporary file is removed: an interrupted run leaves no
+    half-written .rec behind."""
     import mxnet as mx
-    from ..transforms.functional import resize_short
     prefix = os.fspath(prefix)
     tmp = {ext: f'{prefix}.{ext}.part' for ext in ('rec', 'idx', 'lst')}
     writer = mx.recordio.MXIndexedRecordIO(tmp['idx'], tmp['rec'], 'w')
-    n = 0
     try:
         with open(tmp['lst'], 'w') as lst:
-            for i, (path, label) in enumerate(samples):
-                img = read_image(path)
-                if resize:
-                    img = resize_short(img, resize)
-                ok, buf = cv2.imencode('.jpg', cv2.cvtColor(img, cv2.COLOR_RGB2BGR),
-                                       [cv2.IMWRITE_JPEG_QUALITY, quality])
-                writer.write_idx(i, mx.recordio.pack(mx.recordio.IRHeader(0, float(label), i, 0), buf.tobytes()))
-                lst.write(f'{i}\t{float(label)}\t{path}\n')
-                n += 1
+            yield writer, lst
         writer.close()
     except BaseException:
         writer.close()
@@ -77,4 +66,24 @@ def pack(samples, prefix, resize=None, quality=95):
         raise
     for ext, p in tmp.items():
         os.replace(p, f'{prefix}.{ext}')
+
+
+def pack(samples, prefix, resize=None, quality=95):
+    """Write `prefix.rec`, `prefix.idx` and `prefix.lst` from (path, label) samples; returns the record count.
+
+    Images are decoded (so unreadable files fail before anything is written), optionally resized so the shorter
+    side is `resize`, and re-encoded as JPEG, through `packing` (nothing half-written is left behind).
+    """
+    import mxnet as mx
+    from ..transforms.functional import resize_short
+    n = 0
+    with packing(prefix) as (writer, lst):
+        for i, (path, label) in enumerate(samples):
+            img = read_image(path)
+            if resize:
+                img = resize_short(img, resize)
+            ok, buf = cv2.imencode('.jpg', cv2.cvtColor(img, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
+            writer.write_idx(i, mx.recordio.pack(mx.recordio.IRHeader(0, float(label), i, 0), buf.tobytes()))
+            lst.write(f'{i}\t{float(label)}\t{path}\n')
+            n += 1
     return n
