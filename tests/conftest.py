@@ -86,22 +86,41 @@ class _Server(http.server.ThreadingHTTPServer):
         self.hits = []  # url paths requested, in order
         self.delay = 0.0
         self.truncate = False  # send half the body with the full Content-Length
+        # faults, one per request in order, then normal answers: an int (that HTTP status), 'stall' (half the body,
+        # then wait for `release`), 'nolength' (no Content-Length header), or bytes (sent instead of the file)
+        self.plan = []
+        self.half_sent = threading.Event()  # set once a 'stall' answer has sent its first half
+        self.release = threading.Event()  # ends every stalled answer (the fixture sets it at teardown)
+        self.before_body = None  # a callable run before each body is sent (e.g. to wait for a second client)
+        self.spans = []  # (start, end) time of each answered request
         self.base = f'http://127.0.0.1:{self.server_address[1]}/'
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         srv = self.server
+        start = time.time()
         srv.hits.append(self.path)
         time.sleep(srv.delay)
-        body = srv.files.get(self.path)
-        if body is None:
-            self.send_error(404)
+        fault = srv.plan.pop(0) if srv.plan else None
+        body = fault if isinstance(fault, bytes) else srv.files.get(self.path)
+        if isinstance(fault, int) or body is None:
+            self.send_error(fault if isinstance(fault, int) else 404)
             return
+        if srv.before_body:
+            srv.before_body()
         self.send_response(200)
-        self.send_header('Content-Length', str(len(body)))
+        if fault != 'nolength':
+            self.send_header('Content-Length', str(len(body)))
         self.end_headers()
+        if fault == 'stall':
+            self.wfile.write(body[:len(body) // 2])
+            self.wfile.flush()
+            srv.half_sent.set()
+            srv.release.wait(120)
+            return
         self.wfile.write(body[:len(body) // 2] if srv.truncate else body)
+        srv.spans.append((start, time.time()))
 
     def log_message(self, *args):
         pass
@@ -114,6 +133,7 @@ def http_server():
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     yield srv
+    srv.release.set()
     srv.shutdown()
     srv.server_close()
     thread.join(5)

