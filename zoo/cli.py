@@ -47,10 +47,36 @@ def cmd_info(args):
     return 0
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse keeping the CLI's promise: a usage error is one line, `gluonzoo: error: ...`, and exit status 1."""
+
+    def error(self, message):
+        print(f'gluonzoo: error: {self.prog}: {message} (see `{self.prog} --help`)', file=sys.stderr)
+        sys.exit(1)
+
+
+def input_shape(text):
+    """--input-shape: N,C,H,W (or any rank) of positive integers."""
+    try:
+        shape = tuple(int(x) for x in text.split(','))
+    except ValueError:
+        shape = ()
+    if not shape or min(shape) < 1:
+        raise argparse.ArgumentTypeError(f'{text!r} is not a shape: give positive integers joined by commas, '
+                                         'e.g. 1,3,224,224')
+    return shape
+
+
+def positive_int(text):
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f'{text!r} is not a positive integer')
+    return int(text)
+
+
 def cmd_export(args):
     from .exporting import export
     out = args.out or os.path.join('exported', args.name)
-    shape = tuple(int(x) for x in args.input_shape.split(',')) if args.input_shape else None
+    shape = args.input_shape
     formats = list(args.format)
     if (args.onnx or args.preprocess or args.target != 'ort') and 'onnx' not in formats:
         formats.append('onnx')
@@ -65,8 +91,7 @@ def cmd_verify_export(args):
     """Export at full size and compare MXNet with ONNX Runtime (relative error of the largest |output|)."""
     from .exporting import verify_export
     from .exporting.verify import RTOL
-    shape = tuple(int(x) for x in args.input_shape.split(',')) if args.input_shape else None
-    err = verify_export(args.name, input_shape=shape, batch=args.batch)
+    err = verify_export(args.name, input_shape=args.input_shape, batch=args.batch)
     print(f'{args.name}: ONNX Runtime matches MXNet, relative error {err:.2e} <= {RTOL:g}')
     return 0
 
@@ -139,7 +164,7 @@ def cmd_train(args):
 
 
 def build_parser():
-    p = argparse.ArgumentParser(prog='gluonzoo', description='Gluon model zoo for vision and NLP.')
+    p = Parser(prog='gluonzoo', description='Gluon model zoo for vision and NLP.')
     p.add_argument('--debug', action='store_true', help='show tracebacks instead of one-line errors')
     sub = p.add_subparsers(dest='command', required=True)
 
@@ -157,7 +182,7 @@ def build_parser():
     s = sub.add_parser('export', help='hybridize and write symbol + params')
     s.add_argument('name')
     s.add_argument('--out', help='path prefix (default exported/NAME)')
-    s.add_argument('--input-shape', help='N,C,H,W (default: from the weights record)')
+    s.add_argument('--input-shape', type=input_shape, help='N,C,H,W (default: from the weights record)')
     s.add_argument('--format', action='append', default=None, choices=['symbol', 'onnx'],
                    help='repeatable; default symbol')
     s.add_argument('--onnx', action='store_true', help='also write NAME.onnx (opset 13, dynamic batch)')
@@ -169,8 +194,8 @@ def build_parser():
 
     s = sub.add_parser('verify-export', help='export at full size, compare MXNet with ONNX Runtime')
     s.add_argument('name')
-    s.add_argument('--input-shape', help='N,C,H,W (default: from the weights record)')
-    s.add_argument('--batch', type=int, default=2, help='batch size of the comparison (default 2: not the '
+    s.add_argument('--input-shape', type=input_shape, help='N,C,H,W (default: from the weights record)')
+    s.add_argument('--batch', type=positive_int, default=2, help='batch size of the comparison (default 2: not the '
                    'exported 1, so the dynamic batch axis is checked)')
     s.set_defaults(fn=cmd_verify_export)
 

@@ -22,11 +22,53 @@ def one_line_error(err):
     return lines[0]
 
 
-@pytest.mark.parametrize('command', ['list', 'info', 'predict', 'detect', 'embed', 'export', 'verify-export', 'verify',
-                                     'train'])
+def _commands():
+    from gluonzoo.cli import build_parser
+    sub = next(a for a in build_parser()._actions if a.dest == 'command')
+    return sorted(sub.choices)
+
+
+def test_the_command_list_is_complete():  # the registered verbs are there, so the parametrization below covers them
+    assert {'list', 'info', 'export', 'verify-export', 'verify', 'train', 'predict', 'detect', 'embed'} <= set(
+        _commands())
+
+
+@pytest.mark.parametrize('command', _commands())
 def test_every_command_has_help(command):
     code, out, _ = run(command, '--help')
     assert code == 0 and 'usage: gluonzoo ' + command in out
+
+
+@pytest.mark.parametrize('args, says', [
+    (['list', '--bogus'], 'unrecognized arguments: --bogus'),
+    (['bogus'], "invalid choice: 'bogus'"),
+    (['predict'], 'gluonzoo predict: the following arguments are required: name, images'),
+    (['export', 'mobilenetv2_1.0', '--input-shape', '1,a'], "'1,a' is not a shape"),
+    (['export', 'mobilenetv2_1.0', '--input-shape', '1,3,0,224'], "'1,3,0,224' is not a shape"),
+    (['verify-export', 'mobilenetv2_1.0', '--batch', '0'], "'0' is not a positive integer"),
+    (['detect', 'yolo3_tiny_darknet_coco', 'x.jpg', '--threshold', 'abc'], "invalid float value: 'abc'"),
+    (['info', 'no_such_model'], "unknown model 'no_such_model'"),
+    (['info', 'mobilenetv2_1.0.no_such_tag'], 'no_such_tag'),
+    (['train'], 'give checkpoint names'),
+    (['train', 'mobilenetv2_1.0.digits', '--missing'], 'not both or neither'),
+])
+def test_usage_errors_are_one_line_and_exit_1(args, says, capsys):
+    from gluonzoo.cli import main  # in-process (argparse and the registry only): the subprocess tests cover the rest
+    try:
+        code = main(args)
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    assert code == 1 and says in one_line_error(err) and out == ''
+
+
+@pytest.mark.parametrize('command, model', [('predict', 'mobilenetv2_1.0'), ('detect', 'yolo3_tiny_darknet_coco')])
+def test_missing_directory_and_empty_image_paths(command, model, tmp_path):
+    (tmp_path / 'empty.jpg').write_bytes(b'')
+    for path, says in [(tmp_path / 'nope.jpg', 'No such file'), (tmp_path, 'Is a directory'),
+                       (tmp_path / 'empty.jpg', 'empty.jpg')]:
+        code, _, err = run(command, model, str(path))
+        assert code == 1 and says in one_line_error(err)
 
 
 def test_list_and_info():
