@@ -19,6 +19,27 @@ import gluonzoo as gz
 from gluonzoo import store
 
 
+def _snapshot(folder):
+    """(path, size, mtime) of every file under `folder`: what the suite must leave as it found it."""
+    return sorted((os.path.join(d, f), os.stat(os.path.join(d, f)).st_size, os.stat(os.path.join(d, f)).st_mtime_ns)
+                  for d, _, files in os.walk(folder) for f in files if not f.endswith('.lock'))
+
+
+#: the user's real cache, taken before any test ran: tests never write there (pytest_sessionfinish checks)
+_REAL_HOME = os.path.abspath(os.path.expanduser(os.environ.get('GLUONZOO_HOME') or os.path.join('~', '.gluonzoo')))
+_REAL_HOME_BEFORE = _snapshot(_REAL_HOME)
+
+
+def pytest_sessionfinish(session):
+    after = _snapshot(_REAL_HOME)
+    if after != _REAL_HOME_BEFORE:
+        changed = sorted({p for p, *_ in set(after) ^ set(_REAL_HOME_BEFORE)})
+        session.config.pluginmanager.get_plugin('terminalreporter').write_line(
+            f'FAILED: the suite wrote to the real cache {_REAL_HOME}: {changed[:5]} (a subprocess got an '
+            'environment without the isolated GLUONZOO_HOME?)', red=True)
+        session.exitstatus = 1
+
+
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch, tmp_path):
     """Every test gets its own empty cache and no mirror/offline settings from the caller's shell."""

@@ -10,8 +10,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 RECIPE = os.path.join(ROOT, 'scripts', 'vision', 'classification', 'train.py')
 LAUNCH = os.path.join(ROOT, 'scripts', 'launch.py')
 TINY = ['--train-limit', '256', '--val-limit', '100', '--batch-size', '32', '--progress', '0']
-# one thread: the same float summation order on every run (and gentle on shared CI cores)
-ENV = dict(os.environ, OMP_NUM_THREADS='1', MXNET_CPU_WORKER_NTHREADS='1')
+
+
+def env():
+    """The environment of a recipe subprocess: one thread (the same float summation order on every run, and gentle
+    on shared CI cores). Read at call time, inside the test, so the subprocess gets the test's isolated
+    GLUONZOO_HOME (a module-level copy of os.environ, taken before the fixture ran, wrote to the real cache)."""
+    return dict(os.environ, OMP_NUM_THREADS='1', MXNET_CPU_WORKER_NTHREADS='1')
 
 
 def recipe_cmd(*args):
@@ -19,7 +24,7 @@ def recipe_cmd(*args):
 
 
 def run_recipe(*args, ok=True, timeout=300):
-    p = subprocess.run(recipe_cmd(*args), env=ENV, capture_output=True, text=True, timeout=timeout)
+    p = subprocess.run(recipe_cmd(*args), env=env(), capture_output=True, text=True, timeout=timeout)
     if ok:
         assert p.returncode == 0, p.stderr[-3000:]
     return p

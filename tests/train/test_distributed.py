@@ -6,11 +6,11 @@ import subprocess
 import sys
 import time
 
-from .helpers import ENV, LAUNCH, recipe_cmd, sha1, weights_file
+from .helpers import LAUNCH, env, recipe_cmd, sha1, weights_file
 
 
 def _launch(args, worker_cmd, timeout=300):
-    p = subprocess.run([sys.executable, LAUNCH, *args, '--', *worker_cmd], env=ENV, capture_output=True, text=True,
+    p = subprocess.run([sys.executable, LAUNCH, *args, '--', *worker_cmd], env=env(), capture_output=True, text=True,
                        timeout=timeout)
     pids = {int(pid): role for role, pid in re.findall(r'launch: (\w+) pid (\d+)', p.stderr)}
     return p, pids

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 import sys
 
-from .helpers import ENV, ROOT, sha1
+from .helpers import ROOT, env, sha1
 
 LM = os.path.join(ROOT, 'scripts', 'text', 'lm', 'train.py')
 TINY_LM = ['--train-limit', '7001', '--val-limit', '3501', '--epochs', '2', '--progress', '0',
@@ -14,7 +14,7 @@ TINY_LM = ['--train-limit', '7001', '--val-limit', '3501', '--epochs', '2', '--p
 
 
 def _run(*args):
-    p = subprocess.run([sys.executable, LM, *TINY_LM, *args], env=ENV, capture_output=True, text=True, timeout=300)
+    p = subprocess.run([sys.executable, LM, *TINY_LM, *args], env=env(), capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr[-3000:]
     return p
 

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from .helpers import ENV, recipe_cmd, recipe_main, records, run_recipe, sha1, weights_file
+from .helpers import env, recipe_cmd, recipe_main, records, run_recipe, sha1, weights_file
 
 # every engine feature on, so the bitwise comparison covers them: warmup, step schedule, mixup (off for the last
 # epoch), label smoothing, gradient clipping
@@ -35,7 +35,7 @@ def test_resume_after_a_stop_matches_the_uninterrupted_run(uninterrupted, tmp_pa
 
 def test_kill_9_mid_epoch_then_resume_matches(uninterrupted, tmp_path):
     out = tmp_path / 'run'
-    p = subprocess.Popen(recipe_cmd(*OPTS, '--out', str(out), '--print-every', '1'), env=ENV,
+    p = subprocess.Popen(recipe_cmd(*OPTS, '--out', str(out), '--print-every', '1'), env=env(),
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
     try:
         for line in p.stdout:

@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from .helpers import ENV, ROOT
+from .helpers import ROOT, env
 
 FINETUNE = os.path.join(ROOT, 'scripts', 'text', 'classification', 'finetune.py')
 
@@ -12,7 +12,7 @@ FINETUNE = os.path.join(ROOT, 'scripts', 'text', 'classification', 'finetune.py'
 def test_minilm_finetune_tiny(tmp_path):
     out = tmp_path / 'run'
     p = subprocess.run([sys.executable, FINETUNE, '--train-limit', '64', '--val-limit', '32', '--batch-size', '16',
-                        '--epochs', '1', '--progress', '0', '--out', str(out)], env=ENV, capture_output=True,
+                        '--epochs', '1', '--progress', '0', '--out', str(out)], env=env(), capture_output=True,
                        text=True, timeout=300)
     assert p.returncode == 0, p.stderr[-3000:]
     with open(out / 'train.jsonl') as f:
