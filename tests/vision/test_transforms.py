@@ -61,10 +61,31 @@ def test_jitter_and_lighting():
     img = np.random.default_rng(1).integers(0, 256, (16, 16, 3)).astype(np.uint8)
     assert np.allclose(T.color_jitter(img, rng, 0, 0, 0), img)
     assert np.allclose(T.lighting(img, rng, 0.0), img)
-    gray = T.color_jitter(img, np.random.default_rng(2), 0, 0, 1.0)
-    assert gray.shape == img.shape and 0 <= gray.min() and gray.max() <= 255
     shifts = np.array([(T.lighting(np.full((2, 2, 3), 128, np.uint8), rng, 0.1) - 128)[0, 0] for _ in range(200)])
     assert 1.0 < shifts.std() < 20.0  # AlexNet PCA noise: a few pixel levels
+
+
+def _factor(out, ref, centre):
+    """The single factor a with out - centre == a * (ref - centre) at every pixel (asserted), i.e. the jitter's."""
+    d_out, d_ref = np.asarray(out, np.float64) - centre, np.asarray(ref, np.float64) - centre
+    a = float((d_out * d_ref).sum() / (d_ref * d_ref).sum())
+    np.testing.assert_allclose(d_out, a * d_ref, atol=1e-3)
+    return a
+
+
+@pytest.mark.parametrize('which', ['brightness', 'contrast', 'saturation'])
+def test_each_jitter_scales_what_it_names_by_one_factor_in_range(which):
+    # mid-range pixels, so no factor in [0.6, 1.4] clips: the effect is seen exactly, not hidden by the clip
+    img = np.random.default_rng(1).integers(100, 157, (16, 16, 3)).astype(np.uint8)
+    f = img.astype(np.float64)
+    luma = f @ np.array([0.299, 0.587, 0.114])
+    centre = {'brightness': 0.0, 'contrast': luma.mean(), 'saturation': luma[:, :, None]}[which]
+    amounts = {**dict(brightness=0, contrast=0, saturation=0), which: 0.4}
+    factors = [_factor(T.color_jitter(img, np.random.default_rng(seed), **amounts), f, centre) for seed in range(40)]
+    assert 0.6 <= min(factors) < 0.8 and 1.2 < max(factors) <= 1.4  # uniform in [1 - 0.4, 1 + 0.4], spread over it
+    if which != 'brightness':  # contrast and saturation keep the mean luma; brightness scales it
+        out = T.color_jitter(img, np.random.default_rng(0), **amounts)
+        assert abs((out @ np.array([0.299, 0.587, 0.114])).mean() - luma.mean()) < 1e-2
 
 
 def test_cifar_presets():
