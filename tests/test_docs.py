@@ -7,7 +7,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def test_model_zoo_table_is_generated_from_the_registry():
     p = subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'docs', 'model_zoo.py'), '--check'],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
 
 

@@ -36,7 +36,8 @@ def committed(tmp_path_factory):
     out, log = tmp / 'run', tmp / 'run.jsonl'
     probe = _record(out, log, tmp / 'x.jsonl', '0' * 40)
     env, argv = recipe_command(probe)
-    subprocess.run([sys.executable, *argv[1:]], env=dict(os.environ, **env), check=True, capture_output=True)
+    subprocess.run([sys.executable, *argv[1:]], env=dict(os.environ, **env), check=True, capture_output=True,
+                   timeout=600)
     shutil.copy(log, tmp / 'committed.jsonl')
     return tmp, sha1(weights_file(out))
 

@@ -62,7 +62,7 @@ def test_dataloader_with_workers_and_record_transform(folder):
 def test_pack_and_read_recordio(folder, tmp_path):
     prefix = tmp_path / 'out' / 'data'
     p = subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'vision', 'pack_rec.py'), str(folder),
-                        str(prefix), '--quality', '100'], capture_output=True, text=True)
+                        str(prefix), '--quality', '100'], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     assert '9 images, 2 classes (2 non-image skipped)' in p.stdout
     assert (tmp_path / 'out' / 'data.classes.txt').read_text().split() == ['glyphs', 'photos']
@@ -82,7 +82,7 @@ def test_pack_and_read_recordio(folder, tmp_path):
 def test_rec_without_idx_and_bad_images(folder, tmp_path):
     prefix = tmp_path / 'd'
     subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'vision', 'pack_rec.py'), str(folder),
-                    str(prefix)], check=True, capture_output=True)
+                    str(prefix)], check=True, capture_output=True, timeout=600)
     os.remove(str(prefix) + '.idx')
     with pytest.raises(BadInputError, match=r'd.rec has no index .*d.idx'):
         ImageRecordDataset(str(prefix) + '.rec')
@@ -91,7 +91,7 @@ def test_rec_without_idx_and_bad_images(folder, tmp_path):
     (bad / 'ok.jpg').write_bytes(ASSETS.joinpath('coffee.jpg').read_bytes())
     (bad / 'cut.jpg').write_bytes(ASSETS.joinpath('coffee.jpg').read_bytes()[:300])  # JPEG header, no body
     p = subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'vision', 'pack_rec.py'), str(bad.parent),
-                        str(tmp_path / 'b')], capture_output=True, text=True)
+                        str(tmp_path / 'b')], capture_output=True, text=True, timeout=600)
     assert p.returncode == 1 and 'cut.jpg is not an image OpenCV can decode' in p.stderr
     assert not [f for f in os.listdir(tmp_path) if f.startswith('b.')]  # nothing half-written
 

@@ -69,7 +69,7 @@ def photo_folder(tmp_path):
 
 
 def _run(*args):
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=dict(os.environ))
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=dict(os.environ), timeout=600)
 
 
 def test_eval_script_on_folder_and_rec(pretrained_home, photo_folder, tmp_path):

@@ -230,7 +230,7 @@ def test_packed_rec_and_lst_read_back_here_and_in_gluoncv(data):
 def test_pack_script_and_its_errors(data, tmp_path, capsys):
     p = subprocess.run([sys.executable, PACK, str(data / 'coco' / 'annotations' / 'instances_val2017.json'),
                         str(tmp_path / 'c'), '--images', str(data / 'coco' / 'val2017'), '--no-progress'],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     assert 'c.rec: 4 images, 4 objects' in p.stdout  # the crowd box and the sub-pixel one are left out
     assert (tmp_path / 'c.classes.txt').read_text().split('\n')[:2] == ['person', 'bicycle']

@@ -134,5 +134,5 @@ def test_eval_on_coco(detector, coco):
 
 def test_eval_errors_are_one_line(tmp_path):
     p = subprocess.run([sys.executable, EVAL, 'yolo3_no_such_net', str(tmp_path), '--no-progress'],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, timeout=600)
     assert p.returncode == 1 and p.stderr.startswith('eval.py: error:') and len(p.stderr.strip().splitlines()) == 1
