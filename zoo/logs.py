@@ -1,7 +1,8 @@
 """Training logs: one JSON object a line, `type` header | epoch | resume | final.
 
     header  command line, resolved config, seed, git commit, sha256 of constraints.txt, dataset name/split/checksum,
-            versions (gluonzoo, mxnet, numpy, python), the environment variables that decide determinism
+            versions (gluonzoo, mxnet, numpy, python), the environment variables that decide determinism, the
+            machine (CPU model, the ISA flags oneDNN picks its kernels by, MXNet's build features)
     epoch   epoch, train loss and metrics, eval metrics, lr at the end of the epoch, seconds
     resume  written when a run continues from a checkpoint (the epoch it continued after, its command line)
     final   eval metrics, sha1 of the weights file, its name, the split the metrics were measured on
@@ -42,6 +43,32 @@ def _sha256(path):
         return None
 
 
+#: the CPU flags that decide which oneDNN kernels run, and so the float summation order a run gets
+ISA_FLAGS = ('sse4_2', 'avx', 'avx2', 'fma', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16',
+             'amx_bf16', 'amx_int8', 'amx_tile')
+
+
+def machine():
+    """{'cpu': model name, 'isa': the ISA_FLAGS this CPU has, 'cores': count, 'mxnet_features': MXNet's enabled build
+    features}: what a rerun on another machine may differ by."""
+    import mxnet as mx
+    cpu, flags = platform.processor() or platform.machine(), set()
+    try:
+        with open('/proc/cpuinfo') as f:
+            for line in f:
+                key, _, value = line.partition(':')
+                if key.strip() == 'model name':
+                    cpu = value.strip()
+                elif key.strip() == 'flags':
+                    flags = set(value.split())
+                    break
+    except OSError:
+        pass
+    features = sorted(name for name, feature in mx.runtime.Features().items() if feature.enabled)
+    return {'cpu': cpu, 'isa': [f for f in ISA_FLAGS if f in flags], 'cores': os.cpu_count(),
+            'mxnet_features': features}
+
+
 def header(config, dataset, argv=None):
     """The header record of a run of `config` (a dict) on `dataset` ({name, split, checksum, ...})."""
     import mxnet as mx
@@ -58,7 +85,7 @@ def header(config, dataset, argv=None):
         'versions': {'gluonzoo': __version__, 'mxnet': mx.__version__, 'numpy': np.__version__,
                      'python': platform.python_version()},
         'env': {k: os.environ.get(k) for k in DETERMINISM_ENV},
-        'platform': platform.platform(),
+        'platform': platform.platform(), 'machine': machine(),
     }
 
 

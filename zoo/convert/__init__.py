@@ -5,7 +5,7 @@
 `read_darknet` reads a darknet .cfg + .weights pair into arrays per cfg layer.
 """
 from .darknet import read_weights as read_darknet
-from .mapping import torch_to_gluon
+from .mapping import convert_torch_file, torch_to_gluon
 from .torch_pickle import load_torch_checkpoint
 
 
@@ -21,4 +21,4 @@ def load_safetensors(path):
         raise BadInputError(f'{path} is not a readable safetensors file: {e}') from None
 
 
-__all__ = ['load_torch_checkpoint', 'load_safetensors', 'torch_to_gluon', 'read_darknet']
+__all__ = ['load_torch_checkpoint', 'load_safetensors', 'torch_to_gluon', 'convert_torch_file', 'read_darknet']

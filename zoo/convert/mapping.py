@@ -45,3 +45,17 @@ def torch_to_gluon(state_dict, net):
                 raise BadInputError(f'{s_layer}.{leaf} has shape {value.shape}, gluon {d_name} wants {shape}')
             out[d_name] = np.ascontiguousarray(value.reshape(shape), dtype=np.float32)  # Linear -> 1x1 conv
     return out
+
+
+def convert_torch_file(path, net, input_shape=(1, 3, 32, 32)):
+    """A torch checkpoint file -> gluon name -> numpy array for the Gluon twin `net` (built, not initialized).
+
+    The net is initialized with zeros only to learn its shapes (one forward of `input_shape`): a random initializer
+    would draw from MXNet's global generator, so a first use of a package's weights (which converts them) would
+    leave the generator elsewhere than a later use (which reads the cache), and a recipe fine-tuning those weights
+    would then initialize its new head differently on a fresh machine (seen: two results from one recipe)."""
+    import mxnet as mx
+    from .torch_pickle import load_torch_checkpoint
+    net.initialize(mx.init.Zero())
+    net(mx.nd.zeros(input_shape))
+    return torch_to_gluon(load_torch_checkpoint(path), net)

