@@ -100,15 +100,19 @@ def verify(w):
     """Recompute the sha1 of record `w`'s file and rerun the checks it names: its task's own (e.g. top-1 on the
     bundled photos), and for a checkpoint gluonzoo trained, the metric its log records. Prints a line a check;
     returns how many failed."""
+    from . import standin
     from .registry import get_model
     from .store import fetch, file_hash
     from .tasks import get_task
     path = fetch(w)
     got = file_hash(path)
-    print(f'sha1 {got} {"ok" if got == w.sha1 else "MISMATCH"} ({path})')
-    failures = int(got != w.sha1)
+    found = standin.find(w) if w.source.kind == 'recipe' else None
+    want = found[1]['sha1'] if found and found[0] == path else w.sha1
+    print(f'sha1 {got} {"ok" if got == want else "MISMATCH"} ({path}'
+          f'{f", a local stand-in for the published {w.sha1[:8]}: {standin.note_path(w)}" if want != w.sha1 else ""})')
+    failures = int(got != want)
     task = get_task(w.task)
-    if task.verify and set(w.check) - {'log'}:
+    if task.verify and set(w.check) - {'log', 'rerun'}:
         for line, ok in task.verify(w, get_model(w.name, pretrained=True)):
             failures += not ok
             print(line)
@@ -155,8 +159,12 @@ def cmd_train(args):
     for w in todo:
         t0 = time.time()
         print(f'{w.name}: {w.recipe}', flush=True)
-        made = rerun(w, resume=args.resume)
-        print(f'{w.name}: reproduced {w.log} exactly in {time.time() - t0:.0f} s ({made})', flush=True)
+        made, note = rerun(w, resume=args.resume)
+        if note is None:
+            print(f'{w.name}: reproduced {w.log} exactly in {time.time() - t0:.0f} s ({made})', flush=True)
+        else:
+            print(f'{w.name}: did NOT reproduce {w.log} byte for byte; kept as a stand-in within the record\'s '
+                  f'tolerance in {time.time() - t0:.0f} s ({made}; {note["differences"][0]})', flush=True)
         fetch(w, progress=False)
         if verify(w):
             return 1

@@ -1,6 +1,7 @@
 """`gluonzoo train NAME`: rerun a trained checkpoint's recipe, which must write the same log; records of kind
 'recipe' are fetched from where that rerun leaves them, and say how to rebuild them when they are not there."""
 import dataclasses
+import glob
 import json
 import os
 import shutil
@@ -46,8 +47,8 @@ def test_rerun_reproduces_the_committed_log_and_the_store_takes_its_file(committ
     tmp, sha = committed
     w = _record(tmp / 'run', tmp / 'run.jsonl', tmp / 'committed.jsonl', sha)
     shutil.rmtree(tmp / 'run')  # a rerun starts from nothing (folders outside out/ are never cleared for it)
-    made = rerun(w)
-    assert sha1(made) == sha
+    made, note = rerun(w)
+    assert sha1(made) == sha and note is None
     assert records(tmp / 'run.jsonl') == records(tmp / 'committed.jsonl')
     path = store.fetch(w, root=tmp_path / 'cache', progress=False)
     assert sha1(path) == sha and path.endswith(w.file_stem + '.params')
@@ -62,6 +63,53 @@ def test_a_rerun_that_departs_from_the_log_is_refused(committed, tmp_path):
     w = _record(tmp_path / 'run', tmp_path / 'run.jsonl', claim, sha)
     with pytest.raises(NotReproducedError, match=r'did not reproduce .*epoch 1: train'):
         rerun(w)
+
+
+def _claims(committed_log, tmp_path, change):
+    """A copy of the committed log with `change(records)` applied: a log this machine's rerun will not match."""
+    logged = [json.loads(line) for line in open(committed_log)]
+    change(logged)
+    claim = tmp_path / 'claims.jsonl'
+    claim.write_text(''.join(json.dumps(r) + '\n' for r in logged))
+    return claim
+
+
+def test_a_close_rerun_becomes_a_stand_in_that_loads_with_a_warning(committed, tmp_path, capsys):
+    tmp, sha = committed
+    published = '1' * 40  # the bytes another machine made: this one cannot make them
+
+    def other_machine(records):
+        records[1]['train']['loss'] += 1e-6
+        records[-1]['weights_sha1'] = published
+        records[-1]['metrics']['top1'] -= 0.004  # within the tolerance below
+    claim = _claims(tmp / 'committed.jsonl', tmp_path, other_machine)
+    w = _record(tmp_path / 'run', tmp_path / 'run.jsonl', claim, published, check={'rerun': {'top1': 0.005}})
+    made, note = rerun(w)
+    # kept under its own sha1, never under the published name, with a note saying what it stands in for
+    assert os.path.basename(made) == f'cifar_resnet20_v1-{sha[:8]}.params' and sha1(made) == sha
+    assert note['stands_in_for'] == published and note['sha1'] == sha and 'epoch 1: train' in note['differences'][0]
+    assert note['machine']['cpu'] and note['command'] == w.recipe
+    assert not os.path.exists(os.path.join(store.cache_root(), f'{w.file_stem}.params'))
+    with pytest.warns(UserWarning, match=r'using the local rebuild .* in place of the published 11111111: .*top1 '):
+        assert store.fetch(w, progress=False) == made
+    with open(made, 'r+b') as f:  # altered: the note is ignored, the file never loaded; the rerun's own output
+        f.write(b'x')              # in out/ is not the published file either
+    with pytest.raises(ChecksumError, match='the record says 1111'):
+        store.fetch(w, progress=False)
+    assert 'is missing or altered' in capsys.readouterr().err
+
+
+def test_a_rerun_beyond_its_tolerance_is_refused_and_keeps_nothing(committed, tmp_path):
+    tmp, sha = committed
+
+    def other_machine(records):
+        records[1]['train']['loss'] += 1e-6
+        records[-1]['metrics']['top1'] -= 0.05
+    claim = _claims(tmp / 'committed.jsonl', tmp_path, other_machine)
+    w = _record(tmp_path / 'run', tmp_path / 'run.jsonl', claim, sha, check={'log': {'top1': 0.005}})
+    with pytest.raises(NotReproducedError, match=r'final top1 .* tolerance 0.005'):
+        rerun(w)
+    assert not glob.glob(os.path.join(store.cache_root(), '*'))
 
 
 def test_a_rerun_never_clears_a_folder_outside_out(committed):

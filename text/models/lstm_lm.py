@@ -137,7 +137,8 @@ STANDARD_LSTM_LM_200_AUSTEN = Weights(
              'source': 'logs/standard_lstm_lm_200.austen.jsonl'},
     recipe=f'{ONE_THREAD} scripts/text/lm/train.py --progress 0 --epochs 2 --out out/austen '
            '--log out/standard_lstm_lm_200.austen.jsonl',
-    log='logs/standard_lstm_lm_200.austen.jsonl', check={'log': {'ppl': 0.05}}, config={'vocab_size': 10002},
+    log='logs/standard_lstm_lm_200.austen.jsonl', check={'log': {'ppl': 0.05}, 'rerun': {'ppl': 2.0}},
+    config={'vocab_size': 10002},
     preprocess={'tokenizer': 'lower-cased words and punctuation, <eos> per paragraph', 'vocab': 'austen top 10,000'},
     source=Source(kind='recipe'), input_shape=(35, 1),
     license='public domain (the novels, Debian r-cran-janeaustenr)', paper='https://arxiv.org/abs/1409.2329')

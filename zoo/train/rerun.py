@@ -12,6 +12,7 @@ import sys
 
 from ..errors import BadInputError, GluonzooError, NotReproducedError
 from ..logs import ROOT, check_weights, read_log
+from .. import standin
 from ..recipes import recipe_command, run_paths
 from .config import RUN_ONLY
 
@@ -45,9 +46,12 @@ def differences(committed, rerun):
     return out
 
 
-def rerun(w, resume=False):
+def rerun(w, resume=False, root=None):
     """Run the recipe of `w` again (continuing an interrupted rerun with `resume`) and check its log against the
-    committed one; return the path of the weights file it wrote. Raises NotReproducedError on any difference."""
+    committed one. Returns (path of the weights file, None) when it reproduced the log exactly; otherwise, when
+    every final metric is within the record's rerun tolerance (standin.tolerances), (path of the file kept in the
+    cache under its own sha1, its provenance note): a stand-in (see gluonzoo.standin). Raises NotReproducedError
+    when a metric is beyond its tolerance, or the record gives none."""
     env, argv = recipe_command(w)
     committed = check_weights(w)
     out, log = run_paths(w)
@@ -60,8 +64,15 @@ def rerun(w, resume=False):
     code = subprocess.run(cmd, cwd=ROOT, env=dict(os.environ, **env)).returncode
     if code:
         raise GluonzooError(f'the recipe of {w.name} exited with {code}: {w.recipe}')
-    diffs = differences(committed, read_log(log))
-    if diffs:
+    made = read_log(log)
+    diffs = differences(committed, made)
+    if not diffs:
+        standin.remove(w, root)
+        return os.path.join(out, committed.final['weights_file']), None
+    results = standin.compare(w, committed, made) if made.final else []
+    if not results or not all(ok for *_, ok in results):
+        beyond = '; '.join(f'final {m} {got}, the log has {logged}, tolerance {tol}'
+                           for m, logged, got, tol, ok in results if not ok) or 'no rerun tolerance in its record'
         raise NotReproducedError(f'{w.name} did not reproduce {w.log}: {diffs[0]} ({len(diffs)} difference(s); '
-                                 f'the rerun wrote {argv[argv.index("--log") + 1]})')
-    return os.path.join(out, committed.final['weights_file'])
+                                 f'{beyond}; the rerun wrote {argv[argv.index("--log") + 1]})')
+    return standin.write(w, os.path.join(out, made.final['weights_file']), made, diffs, results, w.recipe, root)
