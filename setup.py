@@ -36,7 +36,7 @@ setup(
     extras_require={
         'cpu': pinned('mxnet'),
         'gpu': pinned('mxnet-cu117'),
-        'test': pinned('pytest', 'torch', 'sacrebleu', 'matplotlib', 'rdata', 'xarray'),
+        'test': pinned('pytest', 'torch', 'sacrebleu', 'matplotlib', 'rdata', 'xarray', 'hypothesis'),
     },
     entry_points={'console_scripts': ['gluonzoo = gluonzoo.cli:main']},
 )

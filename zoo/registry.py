@@ -286,6 +286,8 @@ def _build(entry, options):
 def load_checkpoint(net, path, ctx):
     """Load a Gluon .params file strictly into `net`: no missing, no extra parameters, the same shapes."""
     import mxnet as mx
+    from .params_file import check_params_file
+    check_params_file(path)  # lengths checked first: MXNet hangs or bad_allocs on some corrupt files
     try:
         loaded = mx.nd.load(str(path))
     except mx.base.MXNetError as e:

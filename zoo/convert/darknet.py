@@ -55,6 +55,9 @@ def read_cfg(path):
             return parse_cfg(f.read())
     except OSError as e:
         raise BadInputError(f'cannot read darknet cfg {path}: {e.strerror or e}') from None
+    except UnicodeDecodeError as e:  # found by tests/fuzz
+        raise BadInputError(f'darknet cfg {path} is not UTF-8 text (byte {e.start}): is it the .weights file?') \
+            from None
 
 
 def _int(section, key, default=None):

@@ -11,6 +11,7 @@ Formats (facts from torch/serialization.py):
 """
 import collections
 import io
+import os
 import pickle
 import struct
 import zipfile
@@ -122,7 +123,10 @@ def load_torch_checkpoint(path):
             obj, storages = _load_zip(path)
         else:
             obj, storages = _load_legacy(path)
-    except (pickle.UnpicklingError, EOFError, struct.error, zipfile.BadZipFile, KeyError, ValueError) as e:
+    # what a corrupt pickle or zip can raise while being read (MemoryError: a length field flipped to billions,
+    # found by tests/fuzz; TypeError/IndexError/AttributeError: opcodes applied to the wrong stack items)
+    except (pickle.UnpicklingError, EOFError, struct.error, zipfile.BadZipFile, KeyError, ValueError, MemoryError,
+            OverflowError, TypeError, IndexError, AttributeError, RecursionError) as e:
         if isinstance(e, (UnsafeCheckpointError, BadInputError)):
             raise
         raise BadInputError(f'{path} is not a readable torch checkpoint (truncated or corrupt?): {e}') from None
@@ -180,5 +184,8 @@ def _load_legacy(path):
             name, numel = up.storage_refs[key]
             count = struct.unpack('<q', f.read(8))[0]
             itemsize = np.dtype(STORAGE_DTYPES[name]).itemsize
+            left = os.fstat(f.fileno()).st_size - f.tell()
+            if not 0 <= count * itemsize <= left:
+                raise BadInputError(f'{path}: storage {key} claims {count} elements, more than the file has left')
             storages[key] = _as_flat(f.read(count * itemsize), name, count, path, key)
     return obj, storages
