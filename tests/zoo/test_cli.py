@@ -65,8 +65,10 @@ def test_usage_errors_are_one_line_and_exit_1(args, says, capsys):
 @pytest.mark.parametrize('command, model', [('predict', 'mobilenetv2_1.0'), ('detect', 'yolo3_tiny_darknet_coco')])
 def test_missing_directory_and_empty_image_paths(command, model, tmp_path):
     (tmp_path / 'empty.jpg').write_bytes(b'')
+    from tests.vision.test_image import _png_header
+    (tmp_path / 'bomb.png').write_bytes(_png_header(20000, 20000))
     for path, says in [(tmp_path / 'nope.jpg', 'No such file'), (tmp_path, 'Is a directory'),
-                       (tmp_path / 'empty.jpg', 'empty.jpg')]:
+                       (tmp_path / 'empty.jpg', 'empty.jpg'), (tmp_path / 'bomb.png', 'claims 20000x20000 pixels')]:
         code, _, err = run(command, model, str(path))
         assert code == 1 and says in one_line_error(err)
 
