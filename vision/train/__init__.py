@@ -2,5 +2,6 @@
 recipes name with --dataset (registered with gluonzoo.train.datasets)."""
 from . import datasets  # noqa: F401
 from .classification import ImageClassification
+from .detection import ObjectDetection, build_detector
 
-__all__ = ['ImageClassification']
+__all__ = ['ImageClassification', 'ObjectDetection', 'build_detector']

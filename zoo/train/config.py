@@ -7,7 +7,7 @@ import argparse
 import dataclasses
 import difflib
 import json
-from typing import Optional, Tuple
+from typing import Optional, Tuple, Union
 
 from ..errors import BadInputError
 
@@ -20,7 +20,8 @@ class TrainConfig:
     model: str = 'cifar_resnet20_v1'
     model_kwargs: dict = dataclasses.field(default_factory=dict)
     pretrained: bool = False  # start from the model's default weights (fine-tuning); the head is reset for `classes`
-    classes: Optional[int] = None
+    # a count (classifiers), or class names (detectors: `--classes a,b` picks those of the data's classes)
+    classes: Union[int, Tuple[str, ...], None] = None
     dataset: str = 'fashion_mnist'
     train_limit: int = 0  # first N training samples only (0: all); tiny configs for tests
     val_limit: int = 0
@@ -49,10 +50,20 @@ class TrainConfig:
     progress: bool = True
     print_every: int = 0  # print 'epoch E batch B' lines every N batches (0: never); the fault test watches them
     resume: bool = False
+    # the square input side of tasks that resize their images (detection); None: the model's own (its record's)
+    data_shape: Optional[int] = None
 
     def __post_init__(self):
         self.lr_steps = tuple(int(s) for s in self.lr_steps)
+        if isinstance(self.classes, str):
+            self.classes = [c.strip() for c in self.classes.split(',') if c.strip()]
+        if isinstance(self.classes, (list, tuple)):
+            self.classes = [str(c) for c in self.classes]  # a list, as the log's JSON gives it back
         problems = []
+        if isinstance(self.classes, list) and not self.classes:
+            problems.append('classes names no class')
+        if self.data_shape is not None and self.data_shape < 1:
+            problems.append('data_shape must be >= 1')
         if self.lr_mode not in ('step', 'cosine', 'constant'):
             problems.append(f"lr_mode {self.lr_mode!r} is not 'step', 'cosine' or 'constant'")
         if self.augment not in ('none', 'crop_flip'):
@@ -78,14 +89,43 @@ class TrainConfig:
 
     @classmethod
     def from_dict(cls, d):
-        """A config from a mapping; an unknown key is an error naming the closest valid one."""
-        names = [f.name for f in dataclasses.fields(cls)]
-        for key in d:
-            if key not in names:
-                close = difflib.get_close_matches(key, names, n=1, cutoff=0.0)
+        """A config from a mapping; an unknown key is an error naming the closest valid one, a value of the wrong
+        type (from a JSON file: "epochs": "3") an error naming the key and the type it needs."""
+        if not isinstance(d, dict):
+            raise BadInputError(f'a training config is a JSON object of keys, not {type(d).__name__}')
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        for key, value in d.items():
+            if key not in fields:
+                close = difflib.get_close_matches(str(key), list(fields), n=1, cutoff=0.0)
                 raise BadInputError(f'unknown training config key {key!r}; did you mean {close[0]!r}? '
-                                    f'(valid keys: {", ".join(names)})')
+                                    f'(valid keys: {", ".join(fields)})')
+            want = _accepts(fields[key].type)
+            if not want[1](value):
+                raise BadInputError(f'training config key {key!r} must be {want[0]}, got {value!r} '
+                                    f'({type(value).__name__})')
         return cls(**d)
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _accepts(t):
+    """(what a field of type `t` takes, in words; a check of a JSON value) for the types TrainConfig uses."""
+    t = str(t)
+    if 'Union[int' in t:  # classes
+        return ('a count, names joined by commas, or a list of names', lambda v: v is None or _is_int(v) or
+                isinstance(v, str) or (isinstance(v, (list, tuple)) and all(isinstance(c, str) for c in v)))
+    if 'Optional[int]' in t:
+        return 'an integer or null', lambda v: v is None or _is_int(v)
+    if 'Tuple' in t:
+        return 'a list of integers', lambda v: isinstance(v, (list, tuple)) and all(_is_int(x) for x in v)
+    return {'int': ('an integer', _is_int),
+            'float': ('a number', lambda v: _is_int(v) or isinstance(v, float)),
+            'bool': ('true or false', lambda v: isinstance(v, bool)),
+            'str': ('a string', lambda v: isinstance(v, str)),
+            'dict': ('a JSON object', lambda v: isinstance(v, dict))}.get(t.replace("<class '", '').rstrip("'>"),
+                                                                           ('anything', lambda v: True))
 
 
 def _flag_type(field):
@@ -98,6 +138,8 @@ def _flag_type(field):
         return float
     if 'Optional[int]' in str(t):
         return lambda s: None if s.lower() == 'none' else int(s)
+    if 'Union[int' in str(t):  # classes: a count, or comma-separated names
+        return lambda s: None if s.lower() == 'none' else int(s) if s.strip().isdigit() else s
     if 'Tuple' in str(t):
         return lambda s: tuple(int(x) for x in s.split(',') if x)
     if t in (dict, 'dict'):
@@ -130,8 +172,11 @@ def parse_args(argv=None, defaults=None, description=None):
     if args.config:
         try:
             with open(args.config) as fh:
-                values.update(json.load(fh))
+                loaded = json.load(fh)
         except (OSError, ValueError) as e:
             raise BadInputError(f'cannot read config {args.config}: {e}') from None
+        if not isinstance(loaded, dict):
+            raise BadInputError(f'config {args.config} holds a JSON {type(loaded).__name__}, not an object of keys')
+        values.update(loaded)
     values.update({k: v for k, v in vars(args).items() if k != 'config' and v is not None})
     return TrainConfig.from_dict(values)

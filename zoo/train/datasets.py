@@ -1,8 +1,12 @@
 """The datasets recipes train on, by config name (`--dataset`): each domain's train package registers a loader
 `loader(cfg) -> task` (see protocol.py), and the engine runs that task. `gluonzoo verify` rebuilds the evaluation
 split of a logged run through the same loader, so a checkpoint is re-measured on exactly the data its log names.
+
+A user's own data is `kind:PATH` (`voc:data/my_voc`, `coco:/data/coco`): the loader registered as `kind`, declared
+`loader(cfg, path)`, gets PATH as written.
 """
 import difflib
+import inspect
 
 from ..discovery import discover
 from ..errors import BadInputError
@@ -26,11 +30,27 @@ def list_datasets():
     return sorted(_DATASETS)
 
 
+def _takes_path(fn):
+    """Whether a loader is declared `loader(cfg, path)`: a second parameter without a default (a loader's optional
+    settings, e.g. wordnet_glosses' max_length, do not count)."""
+    required = [p for p in inspect.signature(fn).parameters.values() if p.default is inspect.Parameter.empty]
+    return len(required) >= 2
+
+
 def load_task(cfg):
-    """The task of cfg.dataset; an unknown name is an error naming the closest and listing the known ones."""
+    """The task of cfg.dataset, `name` or `kind:PATH`; an unknown name is an error naming the closest and listing
+    the known ones, a PATH given to a loader that takes none (or none given to one that needs it) an error too."""
     known = list_datasets()
-    if cfg.dataset not in _DATASETS:
-        close = difflib.get_close_matches(cfg.dataset, known, n=1, cutoff=0.0)
-        raise BadInputError(f'unknown dataset {cfg.dataset!r}; did you mean {close[0]!r}? (known: '
-                            f'{", ".join(known)})')
-    return _DATASETS[cfg.dataset](cfg)
+    name, sep, path = cfg.dataset.partition(':')
+    if name not in _DATASETS:
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.0)
+        raise BadInputError(f'unknown dataset {name!r}; did you mean {close[0]!r}? (known: '
+                            f'{", ".join(known)}; your own data: voc:PATH or coco:PATH)')
+    loader = _DATASETS[name]
+    if not _takes_path(loader):
+        if sep:
+            raise BadInputError(f'dataset {name!r} takes no PATH: --dataset {name}')
+        return loader(cfg)
+    if not path:
+        raise BadInputError(f'dataset {name!r} reads your files: --dataset {name}:PATH')
+    return loader(cfg, path)

@@ -4,11 +4,14 @@ Layout: blocks -> model -> weights records -> registered builders. The backbone 
 three stages (strides 8, 16, 32) where GluonCV cuts darknet53 and MobileNet. From the deepest map up, a detection
 block feeds one output layer and, through a 1x1 transition and 2x nearest upsampling, the next shallower map.
 Each output predicts, per position and anchor, (x, y, w, h, objectness, classes), decoded as YOLOv3 does into one
-row per class; one per-class NMS over all rows gives GluonCV's (ids, scores, bboxes). Inference only: GluonCV's
-training losses and target generator are not here.
+row per class; one per-class NMS over all rows gives GluonCV's (ids, scores, bboxes). In autograd's training mode
+the net returns its raw predictions instead, as GluonCV's does for its target generator and losses (which
+gluonzoo.vision.train.detection has): boxes, center and scale logits, objectness and class logits, and each level's
+grid size.
 """
 import mxnet as mx
 import numpy as np
+from mxnet import autograd
 from mxnet.gluon import nn
 
 from ....errors import BadInputError
@@ -69,6 +72,8 @@ class YOLOOutput(nn.HybridBlock):
         xy = F.broadcast_add(F.sigmoid(pred.slice_axis(axis=-1, begin=0, end=2)), grid) * self._stride
         wh = F.broadcast_mul(F.exp(pred.slice_axis(axis=-1, begin=2, end=4)), anchors)
         boxes = center_to_corner(F, F.concat(xy, wh, dim=-1))
+        if autograd.is_training():
+            return self._raw(F, pred, boxes, x)
         scores = F.broadcast_mul(F.sigmoid(pred.slice_axis(axis=-1, begin=5, end=None)),
                                  F.sigmoid(pred.slice_axis(axis=-1, begin=4, end=5)))
         # one row per (class, position, anchor), class outermost: GluonCV's order, on which NMS breaks score ties
@@ -76,6 +81,16 @@ class YOLOOutput(nn.HybridBlock):
         ids = F.broadcast_add(F.zeros_like(scores), F.arange(c).reshape((1, c, 1)))
         boxes = F.broadcast_axis(boxes.reshape((0, 1, -1, 4)), axis=1, size=c)
         return rows(F, ids.reshape((0, -1, 1)), scores.reshape((0, -1, 1)), boxes.reshape((0, -1, 4)))
+
+    @staticmethod
+    def _raw(F, pred, boxes, x):
+        """Training mode: the raw predictions GluonCV's losses take, one row per (position, anchor): decoded
+        corner boxes (B, N, 4), center logits (B, N, 2), log-scales (B, N, 2), objectness logits (B, N, 1), class
+        logits (B, N, classes), and an empty (1, 1, H, W) map that gives the grid's size."""
+        def part(begin, end):
+            return pred.slice_axis(axis=-1, begin=begin, end=end).reshape((0, -3, -1))
+        grid = F.zeros_like(x.slice_axis(axis=0, begin=0, end=1).slice_axis(axis=1, begin=0, end=1))
+        return boxes.reshape((0, -1, 4)), part(0, 2), part(2, 4), part(4, 5), part(5, None), grid
 
     def reset_class(self, classes, pairs=()):
         """A fresh prediction conv for `classes` (a count); for each (new, old) class index in `pairs` the class
@@ -173,6 +188,10 @@ class YOLOV3(nn.HybridBlock):
                 # nearest 2x; an odd-sized shallower map is one smaller than twice this one: cut to fit
                 up = self.transitions[i](x).repeat(axis=-1, repeats=2).repeat(axis=-2, repeats=2)
                 x = F.concat(F.slice_like(up, shallower, axes=(2, 3)), shallower, dim=1)
+        if autograd.is_training():
+            # the levels' raw outputs joined level by level (deepest first, GluonCV's order), then the grid maps
+            return tuple(F.concat(*parts, dim=1) for parts in zip(*[d[:5] for d in detections])) + \
+                tuple(d[5] for d in detections)
         return nms(F, F.concat(*detections, dim=1), self.nms_thresh, self.nms_topk, self.post_nms)
 
     def set_nms(self, nms_thresh=0.45, nms_topk=400, post_nms=100):

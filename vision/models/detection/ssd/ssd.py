@@ -17,8 +17,8 @@ from mxnet.gluon import nn
 from .....errors import BadInputError
 from .....heads import class_names, reuse_pairs
 from .....registry import get_backbone, get_entry, get_model, register_model
-from .....weights import GLUONCV_REPO, Source, Weights
-from ....meta import COCO, IMAGENET_MEAN, IMAGENET_STD, VOC
+from .....weights import GLUONCV_REPO, ONE_THREAD, Source, Weights
+from ....meta import COCO, FASHION_MNIST, IMAGENET_MEAN, IMAGENET_STD, VOC
 from ....ops.anchors import anchors_like, num_anchors, ssd_anchors
 from ....ops.boxes import decode_center_offsets, per_class_scores
 from ....ops.nms import nms, rows
@@ -443,3 +443,45 @@ def ssd_300_resnet34_v1b_custom(classes=(), pretrained_base=True, nms_thresh=0.4
                                 anchor_alloc_size=128, transfer=None):
     """SSD 300 ResNet-34 v1b, custom classes (arXiv:1512.02325)."""
     return _custom('ssd_300_resnet34_v1b_custom', build=partial(_base300, 'resnet34_v1b'), **locals())
+
+
+# -- gluonzoo's own: SSD on MobileNetV2, for the generated scenes (vision/data/scenes.py) ---------------------------
+#: MobileNetV2's last blocks of strides 8, 16 and 32 (32, 96 and 1280 channels), then one added stride-2 map
+_MOBILENETV2_TAPS = ('features.8', 'features.15', 'features.22')
+#: anchor sizes for 128-pixel scenes whose objects are 15 to 80 pixels: per map size[i] and sqrt(size[i] * size[i+1])
+_SCENES_128 = (12, 24, 48, 80, 112)
+
+
+def _mobilenetv2_128(classes, pretrained_base, anchor_alloc_size=64, **options):
+    body = FeatureExpander(get_backbone('mobilenetv2_1.0', pretrained=pretrained_base, out_indices=_MOBILENETV2_TAPS),
+                           (256,), 'mobilenetv20_')
+    return SSD(body, _SCENES_128, [_R3, _R5, _R5, _R3], (8, 16, 32, 64), classes, (16, 8 * anchor_alloc_size),
+               anchor_alloc_size=anchor_alloc_size, **options)
+
+
+# Trained by gluonzoo (scripts/vision/detection, its README has the numbers) on the generated scenes; 18 MB, so
+# rebuilt by its recipe, not shipped. Its preprocess is the eval transform: an exact resize to 128x128, ImageNet's.
+SSD_128_MOBILENETV2_1_0_SCENES_FMNIST = Weights(
+    arch='ssd_128_mobilenetv2_1.0_scenes', tag='fmnist', default=True, task='object-detection',
+    sha1='b15f8b483e2ac7ebb3ed1c7124a6d387f0c232fe', num_params=4412268, classes=FASHION_MNIST,
+    metrics={'map': 52.29, 'split': 'generated scenes (gluonzoo.vision.data.scenes v1, default spec), test split: '
+                             '500 scenes, 2,512 objects; VOC07 11-point mAP at IoU 0.5, difficult ignored',
+             'source': 'logs/ssd_128_mobilenetv2_1.0_scenes.fmnist.jsonl'},
+    recipe=f'{ONE_THREAD} scripts/vision/detection/train.py --progress 0 --model ssd_128_mobilenetv2_1.0_scenes '
+           '--dataset scenes --augment none --lr 0.01 --epochs 8 --batch-size 16 --out out/scenes '
+           '--log out/ssd_128_mobilenetv2_1.0_scenes.fmnist.jsonl',
+    log='logs/ssd_128_mobilenetv2_1.0_scenes.fmnist.jsonl', check={'log': {'map': 0.002}},
+    preprocess=dict(resize=(128, 128), mean=IMAGENET_MEAN, std=IMAGENET_STD, scale=1 / 255.0, color='RGB',
+                    layout='NCHW', interp=None),
+    input_shape=(1, 3, 128, 128), source=Source(kind='recipe'),
+    license='Apache-2.0 (Fashion-MNIST: MIT; OpenCV sample photos: Debian opencv-doc)',
+    paper='https://arxiv.org/abs/1512.02325')
+
+
+@register_model('ssd_128_mobilenetv2_1.0_scenes', weights=[SSD_128_MOBILENETV2_1_0_SCENES_FMNIST],
+                test_input=_INPUT_64, **dict(_REG, test_kwargs={'pretrained_base': False}))
+def ssd_128_mobilenetv2_1_0_scenes(classes=FASHION_MNIST, pretrained_base=True, nms_thresh=0.45, nms_topk=400,
+                                   post_nms=100, anchor_alloc_size=64):
+    """SSD 128 MobileNetV2 1.0 (its ImageNet weights as the body), the generated scenes' classes (arXiv:1512.02325,
+    arXiv:1801.04381)."""
+    return _mobilenetv2_128(**locals())
