@@ -38,6 +38,6 @@ fi
 
 cmake -S scripts/deploy/cpp -B "$OUT/cpp" -DONNXRUNTIME_ROOT="$(realpath "$ORT")" >/dev/null
 cmake --build "$OUT/cpp" -j"$(nproc)" >/dev/null
-mkdir -p "$OUT/java"
+rm -rf "$OUT/java/gluonzoo" && mkdir -p "$OUT/java"   # no classes left from renamed sources (Classifier.java)
 javac -nowarn -d "$OUT/java" -cp /usr/share/java/opencv.jar scripts/deploy/java/src/gluonzoo/*.java 2>&1 | grep -v '^Note:' || true
 echo "build.sh: built $OUT/cpp/gluonzoo-serve, $OUT/cpp/gluonzoo-predict, $OUT/java (ONNX Runtime from $ORT_NPM@$ORT_NPM_VERSION)"

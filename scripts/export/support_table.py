@@ -7,8 +7,20 @@ is checked; weights files are not needed) and the CLIs of scripts/deploy/ classi
 pass = the top-1 has MXNet's top probability and every top-5 probability is within 1e-4 of MXNet's on the
 same preprocessing (random weights give near-ties, so the index itself may differ among tied classes).
 
+Detectors (a graph ending in box_nms): ORT Python is the registry test's verify.compare_detections (candidate rows
+within 1e-4, the exported NMS exactly MXNet's box_nms on them, final detections equal; "ties" when ORT's scores
+order random-weight candidates otherwise than MXNet's only at ties of MXNet's own scores, where the end-to-end rows
+are not compared). The service columns need real weights (random ones tie and detect nothing meaningful): with
+the record's weights in the local store (offline), the export for each target, and the CLIs' `--detect
+--threshold 0.25` on the four opencv-doc photos of `make deploy-test` against Python's vision.inference.detect
+(same classes in the same order, boxes within 1 px, scores within 1e-3; worst box difference in brackets);
+without them, n/a.
+
     scripts/deploy/build.sh out/deploy            # the CLIs
     python scripts/export/support_table.py --build out/deploy [--pattern 'resnet*'] [--out docs/export_support.md]
+
+With --pattern, the rows of the matching models are replaced (or added) in an existing --out file and the other
+rows kept.
 """
 import argparse
 import fnmatch
@@ -31,17 +43,25 @@ def ort_python(name):
     import mxnet as mx
     import gluonzoo as gz
     from gluonzoo.exporting import compare
-    from gluonzoo.exporting.support import KNOWN_FAILURES
+    from gluonzoo.exporting.detection import nms_nodes
+    from gluonzoo.exporting.support import KNOWN_FAILURES, parity_init
+    from gluonzoo.exporting.verify import compare_detections
     from gluonzoo.registry import get_entry
+    from gluonzoo.tasks import get_task
     if name in KNOWN_FAILURES:
         return f'fail: {KNOWN_FAILURES[name]}'
     entry = get_entry(name)
     mx.random.seed(0)
-    net = gz.get_model(name, **entry.test_kwargs)
+    classes = 7 if get_task(entry.task).has_classes else None  # as the registry test
+    net = parity_init(gz.get_model(name, classes=classes, **entry.test_kwargs), name)
     inputs = entry.example_inputs()
     try:
         with tempfile.TemporaryDirectory() as tmp:
             f = gz.export(net, os.path.join(tmp, 'm'), inputs=inputs, formats=('onnx',), name=name)['onnx']
+            if nms_nodes(net._cached_graph[1]):
+                report = compare_detections(net, f, inputs)
+                tie = '; ties' if report['end_to_end'] == 'ties' else ''
+                return f'pass ({report["error"]:.0e}{tie})'
             err = compare(net, f, inputs)
         return f'pass ({err:.0e})'
     except Exception as e:  # noqa: BLE001 - the table reports it
@@ -57,8 +77,10 @@ def services(name, build):
     from gluonzoo.vision.image import read_image
     entry = get_entry(name)
     w = entry.default_weights
+    if entry.task == 'object-detection':
+        return detector_services(name, build)
     if entry.task != 'image-classification':
-        return 'n/a: the services classify images'
+        return 'n/a: the services classify images or detect objects'
     if w is None:
         return 'n/a: no weights record to read preprocessing from'
     mx.random.seed(0)
@@ -92,10 +114,78 @@ def services(name, build):
     return out
 
 
+def detector_services(name, build):
+    """{runtime: result} of the three CLIs' --detect against Python's detect() with the record's real weights, or
+    one n/a reason."""
+    import gluonzoo as gz
+    from gluonzoo.vision.inference import detect
+    sys.path.insert(0, os.path.join(ROOT, 'scripts', 'deploy'))
+    from deploy_test import DETECT_PHOTOS, THRESHOLD, check_objects
+    from gluonzoo.registry import get_entry
+    if get_entry(name).default_weights is None:
+        return 'n/a: no weights record'
+    from gluonzoo.errors import WeightsNotFoundError
+    offline = os.environ.get('GLUONZOO_OFFLINE')
+    os.environ['GLUONZOO_OFFLINE'] = '1'  # what is here already: a docs table downloads nothing
+    try:
+        net = gz.get_model(name, pretrained=True)
+    except WeightsNotFoundError:
+        return 'n/a: real weights not in the local store (random weights tie: not compared)'
+    finally:
+        if offline is None:
+            del os.environ['GLUONZOO_OFFLINE']
+        else:
+            os.environ['GLUONZOO_OFFLINE'] = offline
+    ref = [detect(net, [p], threshold=THRESHOLD)[0] for p in DETECT_PHOTOS]
+    java = ['java', '-Djava.library.path=/usr/lib/jni', '-cp', f'{build}/java:/usr/share/java/opencv.jar',
+            'gluonzoo.Serve']
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {}
+        for target in ('ort', 'opencv'):
+            try:
+                files[target] = gz.export(net, os.path.join(tmp, target), formats=('onnx',), target=target)['onnx']
+            except Exception as e:  # noqa: BLE001 - the table reports it
+                files[target] = e
+        runs = {'ORT C++': ('ort', lambda f: [f'{build}/cpp/gluonzoo-predict', f, '--backend', 'ort']),
+                'OpenCV C++': ('opencv', lambda f: [f'{build}/cpp/gluonzoo-predict', f, '--backend', 'opencv']),
+                'OpenCV Java': ('opencv', lambda f: java + [f])}
+        for runtime, (target, make) in runs.items():
+            if isinstance(files[target], Exception):
+                out[runtime] = f'fail: export: {one_line(files[target])}'
+                continue
+            cmd = make(files[target]) + ['--threshold', str(THRESHOLD), '--detect'] + DETECT_PHOTOS
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+            if p.returncode != 0:
+                out[runtime] = f'fail: {one_line(p.stderr.strip().splitlines()[-1] if p.stderr.strip() else p.returncode)}'
+                continue
+            try:
+                lines = [json.loads(x) for x in p.stdout.splitlines() if x.startswith('[')]
+                assert len(lines) == len(DETECT_PHOTOS), f'{len(lines)} results for {len(DETECT_PHOTOS)} photos'
+                worst = max(check_objects(runtime, os.path.basename(ph), got, r)[0]
+                            for ph, got, r in zip(DETECT_PHOTOS, lines, ref))
+                out[runtime] = f'pass ({worst:.0e} px)'
+            except AssertionError as e:
+                out[runtime] = f'fail: {one_line(e)}'
+    return out
+
+
+def merge(path, rows, runtimes):
+    """The table lines of `path` (if it has the table) with `rows` replacing or added to its model rows, sorted."""
+    table = {}
+    if os.path.exists(path):
+        for line in open(path).read().splitlines():
+            if line.startswith('| ') and not line.startswith('| model |'):
+                table[line.split(' | ')[0][2:]] = line
+    for n, c in rows:
+        table[n] = f'| {n} | ' + ' | '.join(c[r] for r in runtimes) + ' |'
+    return [table[n] for n in sorted(table)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--build', default='out/deploy')
-    ap.add_argument('--pattern', default='*')
+    ap.add_argument('--pattern', default='*', help="fnmatch pattern(s), comma-separated: 'ssd_*,yolo3_*'")
     ap.add_argument('--out', default=os.path.join(ROOT, 'docs', 'export_support.md'))
     args = ap.parse_args()
     import gluonzoo as gz
@@ -103,7 +193,7 @@ def main():
     build = os.path.abspath(args.build)
     rows = []
     for name in gz.list_models():
-        if not fnmatch.fnmatchcase(name, args.pattern):
+        if not any(fnmatch.fnmatchcase(name, p) for p in args.pattern.split(',')):
             continue
         cells = {'ORT Python': ort_python(name)}
         svc = services(name, build)
@@ -116,8 +206,16 @@ def main():
              'figure in brackets). Service columns: the C++/Java CLIs on `vision/assets/chelsea.jpg` at the',
              "record's input size with random weights: top-5 probabilities within 1e-4 of MXNet's (max |dp| in",
              'brackets). `make deploy-test` checks mobilenetv2_1.0 with its real weights through the HTTP servers.',
+             'Detectors: ORT Python compares the candidate rows, the exported NMS and the final detections',
+             '("ties": random-weight scores tied in MXNet, end-to-end rows not compared); the service columns run',
+             "`--detect` with the record's real weights on four photos against Python's `detect` (worst box",
+             'difference in brackets), where those weights are in the local store; `make deploy-test` checks',
+             'yolo3_tiny_darknet_coco through the HTTP servers.',
              '', '| model | ' + ' | '.join(RUNTIMES) + ' |', '|---' * (len(RUNTIMES) + 1) + '|']
-    lines += [f'| {n} | ' + ' | '.join(c[r] for r in RUNTIMES) + ' |' for n, c in rows]
+    if args.pattern != '*':
+        lines += merge(args.out, rows, RUNTIMES)
+    else:
+        lines += [f'| {n} | ' + ' | '.join(c[r] for r in RUNTIMES) + ' |' for n, c in rows]
     with open(args.out, 'w') as f:
         f.write('\n'.join(lines) + '\n')
     print(f'wrote {args.out} ({len(rows)} models)')

@@ -299,14 +299,173 @@ def convert_reshape(node, **kwargs):
 
 
 # -- box_nms ------------------------------------------------------------------------------------------------------
+class _Nodes:
+    """The ONNX nodes and constants one converter emits, named after its MXNet node (never `name` + a digit, which
+    the exporter reads as the node's own outputs)."""
+
+    def __init__(self, name, initializer):
+        self.name, self.init, self.nodes, self._n = name, initializer, [], 0
+
+    def _tag(self, what):
+        self._n += 1
+        return f'{self.name}__{what}{self._n}'
+
+    def const(self, value, dtype='int64'):
+        import numpy as np
+        from onnx import numpy_helper
+        tag = self._tag('c')
+        self.init.append(numpy_helper.from_array(np.asarray(value, dtype=dtype), tag))
+        return tag
+
+    def op(self, op_type, *inputs, outputs=1, out=None, **attrs):
+        """Add one node; its output name (or names, for `outputs` > 1)."""
+        from onnx.helper import make_node
+        names = [out] if out else [self._tag(op_type.lower()) for _ in range(outputs)]
+        self.nodes.append(make_node(op_type, list(inputs), names, **attrs))
+        return names[0] if outputs == 1 else names
+
+
+def nms_tensors(name):
+    """The ONNX names of the rows going into and coming out of the box_nms node `name` (an ORT export): a check
+    adds them as graph outputs (verify.compare_detections). The output is name0: box_nms has a hidden second
+    output, so the exporter names the first one so."""
+    return f'{name}__rows', f'{name}0'
+
+
+def _flag(attrs, key, default='False'):
+    return str(attrs.get(key, default)) in ('True', 'true', '1')
+
+
 def convert_box_nms(node, **kwargs):
-    attrs = node.get('attrs', {})
-    per_class = int(attrs.get('id_index', -1)) >= 0 and attrs.get('force_suppress', 'False') not in ('True', '1')
+    """MXNet's box_nms as contrib.box_nms computes it (src/operator/contrib/bounding_box-inl.h, 1.9.1), per class or
+    class-agnostic, with ONNX NonMaxSuppression doing the greedy suppression:
+
+    1. a row is valid when its score > valid_thresh and (with id_index) its id != background_id (a float compare);
+    2. the valid rows, best score first, ties in row order (MXNet's stable sort = TopK's lower-index-first), keep the
+       `topk` best (topk < 0: all; 0: the op returns its input);
+    3. greedy suppression in that order: a row goes when a kept row of its class (ids compared as ints, truncated,
+       as MXNet's static_cast; every row one class with force_suppress or no id_index) overlaps it with IoU >
+       overlap_thresh, IoU = inter / (area1 + area2 - inter) without +1 (ORT computes it in the same float order).
+       MXNet gives a box with x2 < x1 or y2 < y1 no overlap with anything, where ORT would reorder its corners: such
+       boxes reach NonMaxSuppression as a point, which overlaps nothing either;
+    4. the kept rows, in that order, whole (every column), then rows of -1 up to the input's row count.
+    Classes go to NonMaxSuppression as its class axis (scores (B, C, K), -inf off the row's class), C = the span of
+    the valid ids, computed in the graph."""
+    h = _helpers()
+    name, inputs, attrs = h.get_inputs(node, kwargs)
+    thresh = float(attrs.get('overlap_thresh', 0.5))
+    valid_thresh = float(attrs.get('valid_thresh', 0))
+    topk = int(attrs.get('topk', -1))
+    coord, score_at, id_at = (int(attrs.get(k, d)) for k, d in (('coord_start', 2), ('score_index', 1),
+                                                                 ('id_index', -1)))
+    background = float(attrs.get('background_id', -1))
+    for key in ('in_format', 'out_format'):
+        if attrs.get(key, 'corner') != 'corner':
+            raise NotImplementedError(f'box_nms with {key}={attrs[key]} (only corner boxes are exported)')
+    per_class = id_at >= 0 and not _flag(attrs, 'force_suppress')
+    g = _Nodes(name, kwargs['initializer'])
+    out_name = nms_tensors(name)[1]
+    if topk == 0:  # MXNet returns the input untouched
+        g.op('Identity', inputs[0], out=out_name)
+        return g.nodes
+    f32 = lambda v: g.const(v, 'float32')  # noqa: E731
+    i64 = lambda v: g.const(v)  # noqa: E731
+    inf = float('inf')
+    # (B, N, W) whatever the leading axes (MXNet folds them into one batch axis)
+    rows_in = g.op('Identity', inputs[0], out=nms_tensors(name)[0])  # named, so a check can read it back
+    shape = g.op('Shape', rows_in)
+    last2 = g.op('Slice', shape, i64([-2]), i64([2 ** 62]), i64([0]))
+    x = g.op('Reshape', rows_in, g.op('Concat', i64([-1]), last2, axis=0))
+    n = g.op('Slice', last2, i64([0]), i64([1]), i64([0]))  # (1,) rows
+    def column(t, at):  # (B, N)
+        return g.op('Squeeze', g.op('Slice', t, i64([at]), i64([at + 1]), i64([2])), i64([2]))
+    in_shape = _shape(kwargs, node['inputs'][0])
+    if in_shape:  # one Split reads the (up to 1.2M-element) rows once; a Slice or Gather a column costs as much
+        columns = g.op('Split', x, axis=2, outputs=in_shape[-1])
+        score = g.op('Squeeze', columns[score_at], i64([2]))
+        ids = g.op('Squeeze', columns[id_at], i64([2])) if id_at >= 0 else None
+    else:
+        score = column(x, score_at)
+        ids = column(x, id_at) if id_at >= 0 else None
+    valid = g.op('Greater', score, f32(valid_thresh))
+    if id_at >= 0:
+        valid = g.op('And', valid, g.op('Not', g.op('Equal', ids, f32(background))))
+    masked = g.op('Where', valid, score, f32(-inf))
+    k = g.op('Min', n, i64([topk])) if topk > 0 else n
+    top, order = g.op('TopK', masked, k, axis=1, largest=1, sorted=1, outputs=2)  # (B, K)
+    rows = g.op('GatherND', x, g.op('Unsqueeze', order, i64([2])), batch_dims=1)  # (B, K, W)
+    kept_valid = g.op('Greater', top, f32(-inf))  # the valid ones among the K
+    box = g.op('Slice', rows, i64([coord]), i64([coord + 4]), i64([2]))
+    x1, y1, x2, y2 = g.op('Split', box, axis=2, outputs=4)
+    flipped = g.op('Or', g.op('Less', x2, x1), g.op('Less', y2, y1))
+    box = g.op('Where', flipped, g.op('Concat', x1, y1, x1, y1, axis=2), box)
     if per_class:
-        raise NotImplementedError('per-class NMS has no ONNX form here yet (the stock converter suppresses across '
-                                  'classes: wrong detections)')
-    return _STOCK['_contrib_box_nms'](node, **kwargs)
+        cls = g.op('Cast', column(rows, id_at), to=7)  # int64, truncated as MXNet's static_cast<int>
+        big = 2 ** 40
+        lo = g.op('ReduceMin', g.op('Where', kept_valid, cls, i64(big)), keepdims=0)
+        hi = g.op('ReduceMax', g.op('Where', kept_valid, cls, i64(-big)), keepdims=0)
+        count = g.op('Max', g.op('Add', g.op('Sub', hi, lo), i64(1)), i64(1))
+        classes = g.op('Reshape', g.op('Range', i64(0), count, i64(1)), i64([1, -1, 1]))
+        mine = g.op('Equal', g.op('Unsqueeze', g.op('Sub', cls, lo), i64([1])), classes)  # (B, C, K)
+        mine = g.op('And', mine, g.op('Unsqueeze', kept_valid, i64([1])))
+        scores = g.op('Where', mine, g.op('Unsqueeze', top, i64([1])), f32(-inf))
+    else:
+        scores = g.op('Unsqueeze', g.op('Where', kept_valid, top, f32(-inf)), i64([1]))  # (B, 1, K)
+    # every valid row may be kept; -inf (not of this class, or not valid) is under any finite threshold
+    selected = g.op('NonMaxSuppression', box, scores, k, f32([thresh]), f32([-3.4028234663852886e38]),
+                    center_point_box=0)  # (M, 3): batch, class, position among the K
+    where = g.op('Gather', selected, i64([0, 2]), axis=1)
+    zeros = g.op('ConstantOfShape', g.op('Shape', top), value=_tensor(0.0))
+    ones = g.op('ConstantOfShape', g.op('Slice', g.op('Shape', selected), i64([0]), i64([1]), i64([0])),
+                value=_tensor(1.0))
+    keep = g.op('ScatterND', zeros, where, ones)  # (B, K): 1 where kept
+    # kept rows first, each group in its sorted order: a unique key per position
+    positions = g.op('Cast', g.op('Range', i64(0), g.op('Squeeze', k, i64([0])), i64(1)), to=1)
+    key = g.op('Sub', g.op('Mul', keep, g.op('Cast', g.op('Mul', k, i64([2])), to=1)), positions)
+    _, packed = g.op('TopK', key, k, axis=1, largest=1, sorted=1, outputs=2)
+    out = g.op('GatherND', rows, g.op('Unsqueeze', packed, i64([2])), batch_dims=1)
+    kept = g.op('Unsqueeze', g.op('GatherElements', keep, packed, axis=1), i64([2]))
+    out = g.op('Where', g.op('Greater', kept, f32(0.0)), out, f32(-1.0))
+    # rows past the K: -1, up to the input's N
+    pads = g.op('Concat', i64([0, 0, 0, 0]), g.op('Sub', n, k), i64([0]), axis=0)
+    out = g.op('Pad', out, pads, f32(-1.0), mode='constant')
+    g.op('Reshape', out, shape, out=out_name)
+    return g.nodes
+
+
+def _tensor(value):
+    from onnx import TensorProto
+    from onnx.helper import make_tensor
+    return make_tensor('value', TensorProto.FLOAT, [1], [value])
+
+
+# -- ROIAlign -----------------------------------------------------------------------------------------------------
+def convert_roi_align(node, **kwargs):
+    """MXNet's ROIAlign (aligned=False, as vision/ops/roi.py calls it) as ONNX RoiAlign-10: the same Caffe2 sampling
+    (no half-pixel offset, each RoI at least 1x1 on the map, `sample_ratio` points a bin side, or ceil(bin size)
+    when <= 0). RoIs are rows (batch index, x1, y1, x2, y2); a negative batch index gives zeros, as MXNet documents
+    (its 1.9.1 CPU kernel zeroes the wrong element instead: docs/detection.md). The stock converter passes
+    sample_ratio=-1 (MXNet's default spelled out) through, which ONNX Runtime refuses."""
+    h = _helpers()
+    name, inputs, attrs = h.get_inputs(node, kwargs)
+    if _flag(attrs, 'position_sensitive'):
+        raise NotImplementedError('ROIAlign with position_sensitive=True has no ONNX form')
+    if _flag(attrs, 'aligned'):
+        raise NotImplementedError('ROIAlign with aligned=True needs RoiAlign-16 (half_pixel, no 1-pixel minimum); '
+                                  'opset 13 has RoiAlign-10 only')
+    pooled = h.convert_string_to_list(str(attrs['pooled_size']))
+    ratio = max(int(attrs.get('sample_ratio', -1)), 0)
+    g = _Nodes(name, kwargs['initializer'])
+    i64 = lambda v: g.const(v)  # noqa: E731
+    boxes = g.op('Slice', inputs[1], i64([1]), i64([5]), i64([1]))
+    index = g.op('Squeeze', g.op('Slice', inputs[1], i64([0]), i64([1]), i64([1])), i64([1]))
+    pooled_rois = g.op('RoiAlign', inputs[0], boxes, g.op('Cast', g.op('Relu', index), to=7), mode='avg',
+                       output_height=pooled[0], output_width=pooled[-1], sampling_ratio=ratio,
+                       spatial_scale=float(attrs['spatial_scale']))
+    skipped = g.op('Less', g.op('Unsqueeze', index, i64([1, 2, 3])), g.const(0.0, 'float32'))
+    g.op('Where', skipped, g.const(0.0, 'float32'), pooled_rois, out=name)
+    return g.nodes
 
 
 _OURS = {'RNN': convert_rnn, '_contrib_BilinearResize2D': convert_bilinear_resize, 'Reshape': convert_reshape,
-         '_contrib_box_nms': convert_box_nms}
+         '_contrib_box_nms': convert_box_nms, '_contrib_ROIAlign': convert_roi_align}

@@ -70,8 +70,20 @@ def _check_hybridizable(net):
     walk(net, '')
 
 
+def _task_of(w, name):
+    """The task of the record, else of the registered model `name`, else None."""
+    if w is not None:
+        return w.task
+    from ..registry import get_entry
+    try:
+        return get_entry(name).task
+    except Exception:  # noqa: BLE001 - a net outside the registry has no task to write
+        return None
+
+
 def metadata(w, name, shape, preprocess, target, opset, classes):
-    """The ONNX metadata props a service needs: flat strings, so C++ and Java read them without a JSON parser."""
+    """The ONNX metadata props a service needs: flat strings, so C++ and Java read them without a JSON parser.
+    (A graph ending in NMS adds its `gluonzoo.nms.*` settings: detection.metadata.)"""
     color = (w.preprocess.get('color') if w is not None else None) or 'RGB'
     props = {'gluonzoo.model': name, 'gluonzoo.input_shape': ','.join(map(str, shape)),
              'gluonzoo.target': target, 'gluonzoo.opset': str(opset),
@@ -84,6 +96,9 @@ def metadata(w, name, shape, preprocess, target, opset, classes):
         props['gluonzoo.preprocess'] = json.dumps(pre, sort_keys=True)
         for k, v in pre.items():
             props[f'gluonzoo.preprocess.{k}'] = ','.join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
+    task = _task_of(w, name)
+    if task:
+        props['gluonzoo.task'] = task
     if classes:
         props['gluonzoo.classes'] = '\n'.join(classes)
     return props

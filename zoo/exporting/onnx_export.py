@@ -76,10 +76,17 @@ def _located_errors(net, opset):
 
 
 def _strip_weight_inputs(model):
+    """Weights are initializers, not graph inputs; initializers no node reads (the stock converters leave some,
+    e.g. split axes, which ONNX Runtime then lists as warnings) are dropped."""
     inits = {t.name for t in model.graph.initializer}
     keep = [i for i in model.graph.input if i.name not in inits]
     del model.graph.input[:]
     model.graph.input.extend(keep)
+    used = {i for n in model.graph.node for i in n.input} | {o.name for o in model.graph.output}
+    live = [t for t in model.graph.initializer if t.name in used]
+    if len(live) < len(model.graph.initializer):
+        del model.graph.initializer[:]
+        model.graph.initializer.extend(live)
 
 
 def graph_of(net):
@@ -126,9 +133,16 @@ def to_onnx(net, inputs, onnx_file, opset=13, dynamic_batch=True, target='ort', 
     from mxnet.onnx.mx2onnx._export_onnx import MXNetGraph
     from onnx import helper, mapping
 
-    from . import converters, passes
+    from . import converters, detection, passes
 
     sym, params = graph_of(net)
+    nms = detection.nms_settings(sym)
+    if target == 'opencv' and nms:  # no NonMaxSuppression in OpenCV 4.6: the graph returns the candidate rows
+        prefixes = block_prefixes(net)
+        sym = detection.cut_before_nms(sym, lambda node: block_of(node, prefixes))
+        used = set(sym.list_arguments()) | set(sym.list_auxiliary_states())
+        params = {k: v for k, v in params.items() if k in used}
+    props = {**(props or {}), **detection.metadata(nms, in_graph=target != 'opencv')}
     # the stock exporter pairs shapes with the symbol's inputs in first-use order, not call order: reorder
     call_order = [v.name for v in net._cached_graph[0]]
     by_name = dict(zip(call_order, inputs))
@@ -167,8 +181,12 @@ def to_onnx(net, inputs, onnx_file, opset=13, dynamic_batch=True, target='ort', 
     model.producer_name, model.producer_version = 'gluonzoo', _version()
     _strip_weight_inputs(model)
     if target == 'opencv':
-        passes.for_opencv(model)
-    for k, v in (props or {}).items():
+        passes.for_opencv(model, {n: tuple(x.shape) for n, x in by_name.items()})
+        refused = passes.opencv_unloadable(model)
+        if refused:
+            raise ExportError(f"target 'opencv': OpenCV 4.6 DNN {refused[0]}, which "
+                              f"{block_of(refused[1], block_prefixes(net))} needs; export with target='ort'")
+    for k, v in props.items():
         model.metadata_props.add(key=k, value=v)
     data = model.SerializeToString()
     try:

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <mutex>
 #include <numeric>
+#include <regex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +14,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "image_header.hpp"
 #include "onnx_meta.hpp"
 
 namespace gz {
@@ -40,34 +43,41 @@ class OrtBackend : public Backend {
     session_ = std::make_unique<Ort::Session>(env_, path.c_str(), opts);
     Ort::AllocatorWithDefaultOptions alloc;
     input_ = session_->GetInputNameAllocated(0, alloc).get();
-    output_ = session_->GetOutputNameAllocated(0, alloc).get();
+    for (size_t i = 0; i < session_->GetOutputCount(); ++i)
+      outputs_.push_back(session_->GetOutputNameAllocated(i, alloc).get());
     // ONNX Runtime's own metadata API: the same props the Python exporter wrote
     Ort::ModelMetadata md = session_->GetModelMetadata();
     for (auto &key : md.GetCustomMetadataMapKeysAllocated(alloc)) {
       (*props)[key.get()] = md.LookupCustomMetadataMapAllocated(key.get(), alloc).get();
     }
   }
-  std::vector<float> run(const cv::Mat &input) override {
+  std::vector<Tensor> run(const cv::Mat &input) override {
     auto mem = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
     std::vector<int64_t> shape(input.size.p, input.size.p + input.dims);
     const char *in_names[] = {input_.c_str()};
-    const char *out_names[] = {output_.c_str()};
+    std::vector<const char *> out_names;
+    for (auto &n : outputs_) out_names.push_back(n.c_str());
     Ort::Value x = input.depth() == CV_8U
         ? Ort::Value::CreateTensor<uint8_t>(mem, const_cast<uint8_t *>(input.ptr<uint8_t>()), input.total(),
                                             shape.data(), shape.size())
         : Ort::Value::CreateTensor<float>(mem, const_cast<float *>(input.ptr<float>()), input.total(),
                                           shape.data(), shape.size());
-    auto out = session_->Run(Ort::RunOptions{nullptr}, in_names, &x, 1, out_names, 1);
-    const float *p = out[0].GetTensorData<float>();
-    size_t n = out[0].GetTensorTypeAndShapeInfo().GetElementCount();
-    return std::vector<float>(p, p + n);
+    auto outs = session_->Run(Ort::RunOptions{nullptr}, in_names, &x, 1, out_names.data(), out_names.size());
+    std::vector<Tensor> result;
+    for (auto &out : outs) {
+      auto info = out.GetTensorTypeAndShapeInfo();
+      const float *p = out.GetTensorData<float>();
+      result.push_back({info.GetShape(), std::vector<float>(p, p + info.GetElementCount())});
+    }
+    return result;
   }
   std::string name() const override { return "onnxruntime " + std::string(Ort::GetVersionString()); }
 
  private:
   Ort::Env env_;
   std::unique_ptr<Ort::Session> session_;
-  std::string input_, output_;
+  std::string input_;
+  std::vector<std::string> outputs_;
 };
 
 class OpenCvBackend : public Backend {
@@ -77,12 +87,13 @@ class OpenCvBackend : public Backend {
     net_.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
     net_.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
   }
-  std::vector<float> run(const cv::Mat &input) override {
+  std::vector<Tensor> run(const cv::Mat &input) override {  // the graph's first output (exports for OpenCV have one)
     std::lock_guard<std::mutex> lock(mu_);  // cv::dnn::Net is not thread-safe; the HTTP server is
     net_.setInput(input);
     cv::Mat out = net_.forward();
     cv::Mat flat = out.reshape(1, 1);
-    return std::vector<float>(flat.ptr<float>(), flat.ptr<float>() + flat.total());
+    return {{std::vector<int64_t>(out.size.p, out.size.p + out.dims),
+             std::vector<float>(flat.ptr<float>(), flat.ptr<float>() + flat.total())}};
   }
   std::string name() const override { return "opencv-dnn " + std::string(CV_VERSION); }
 
@@ -126,6 +137,22 @@ Meta Meta::from_props(const std::map<std::string, std::string> &p) {
     throw std::runtime_error("gluonzoo.preprocess mean/std do not have one value per channel of " + m.color);
   m.in_graph = get("preprocess_in_graph") == "1";
   m.classes = split(get("classes"), '\n');
+  if (!get("task").empty()) m.task = get("task");
+  if (m.detector()) {
+    if (m.resize.size() != 2)  // detect() maps boxes back through an exact resize to the graph's fixed size
+      throw std::runtime_error("detector preprocess resizes the short side (variable image size); the services "
+                               "feed the graph's fixed input size, so they take detectors with an exact "
+                               "(height, width) resize only");
+    m.crop = m.resize;  // detectors see the whole picture: a resize, no crop
+    if (!get("nms.in_graph").empty()) {
+      m.nms.in_graph = get("nms.in_graph") == "1";
+      m.nms.per_class = get("nms.per_class", "1") == "1";
+      m.nms.iou_threshold = std::stof(get("nms.iou_threshold"));
+      m.nms.valid_threshold = std::stof(get("nms.valid_threshold"));
+      m.nms.topk = std::stoi(get("nms.topk"));
+      m.nms.post_nms = std::stoi(get("nms.post_nms"));
+    }
+  }
   return m;
 }
 
@@ -137,7 +164,11 @@ cv::Mat decode_rgb(const std::string &bytes) {
     if (bytes.find("\xFF\xD9", tail) == std::string::npos)
       throw BadInput("truncated JPEG: no end-of-image marker");
   }
-  std::vector<uint8_t> buf(bytes.begin(), bytes.end());
+  if (auto size = image_size(bytes); size && size->width * size->height > max_pixels())
+    throw TooLarge("image claims " + std::to_string(size->width) + "x" + std::to_string(size->height) +
+                   " pixels, over the " + std::to_string(max_pixels()) + "-pixel limit (an image bomb?)");
+  // decoded in place: no copy of a body that may be 10 MB
+  cv::Mat buf(1, int(bytes.size()), CV_8U, const_cast<char *>(bytes.data()));
   cv::Mat bgr = cv::imdecode(buf, cv::IMREAD_COLOR);
   if (bgr.empty()) throw BadInput("body is not an image OpenCV can decode (JPEG/PNG/BMP/...)");
   cv::Mat rgb;
@@ -187,7 +218,7 @@ cv::Mat preprocess(const cv::Mat &decoded_rgb, const Meta &m) {
   return blob;
 }
 
-Classifier::Classifier(const std::string &path, const std::string &backend, int threads) {
+Model::Model(const std::string &path, const std::string &backend, int threads) {
   std::map<std::string, std::string> props;
   if (backend == "ort") {
     backend_ = std::make_unique<OrtBackend>(path, threads, &props);
@@ -198,11 +229,16 @@ Classifier::Classifier(const std::string &path, const std::string &backend, int 
     throw std::runtime_error("unknown backend '" + backend + "': ort or opencv");
   }
   meta_ = Meta::from_props(props);
+  if (meta_.detector() && meta_.nms.in_graph && backend == "opencv")
+    throw std::runtime_error("this export has its NMS in the graph, which OpenCV 4.6 DNN cannot run: export with "
+                             "target='opencv' (the service then runs the NMS), or use --backend ort");
 }
 
-std::vector<Scored> Classifier::classify(const std::string &bytes, int topk) const {
+std::vector<Scored> Model::classify(const std::string &bytes, int topk) const {
+  if (meta_.detector())
+    throw BadInput(meta_.model + " is an object detector: POST the image to /detect (CLI: --detect)");
   cv::Mat x = preprocess(decode_rgb(bytes), meta_);
-  std::vector<float> logits = backend_->run(x);
+  std::vector<float> logits = backend_->run(x).at(0).data;
   double mx = *std::max_element(logits.begin(), logits.end()), sum = 0;
   std::vector<double> p(logits.size());
   for (size_t i = 0; i < p.size(); ++i) sum += p[i] = std::exp(double(logits[i]) - mx);
@@ -219,12 +255,95 @@ std::vector<Scored> Classifier::classify(const std::string &bytes, int topk) con
   return out;
 }
 
-std::string to_json(const Classifier &c, const std::vector<Scored> &top) {
+std::vector<int> suppress(const float *rows, int count, const Nms &nms) {
+  // MXNet's box_nms: valid rows (score > valid threshold, id not -1), best first with ties in row order, the topk
+  // of them; then greedy suppression per class (ids as ints) at IoU > threshold, without +1 widths
+  std::vector<int> order;
+  for (int i = 0; i < count; ++i)
+    if (rows[6 * i + 1] > nms.valid_threshold && rows[6 * i] != -1.0f) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return rows[6 * a + 1] > rows[6 * b + 1]; });
+  if (nms.topk > 0 && int(order.size()) > nms.topk) order.resize(nms.topk);
+  std::map<int, std::vector<int>> by_class;
+  std::vector<int> kept;
+  for (int i : order) {
+    const float *r = rows + 6 * i;
+    if (r[4] - r[2] <= 0 || r[5] - r[3] <= 0) {  // MXNet's IoU is 0 for a box without area: never suppressed
+      kept.push_back(i);
+      continue;
+    }
+    by_class[nms.per_class ? int(r[0]) : 0].push_back(i);
+  }
+  for (auto &[cls, members] : by_class) {
+    std::vector<cv::Rect2d> boxes;
+    std::vector<float> scores;
+    for (int i : members) {
+      const float *r = rows + 6 * i;
+      boxes.emplace_back(r[2], r[3], double(r[4]) - r[2], double(r[5]) - r[3]);
+      scores.push_back(r[1]);
+    }
+    std::vector<int> picked;  // NMSBoxes keeps scores over its threshold, which must be >= 0: every row passed it
+    cv::dnn::NMSBoxes(boxes, scores, std::max(nms.valid_threshold, 0.0f), nms.iou_threshold, picked);
+    for (int k : picked) kept.push_back(members[k]);
+  }
+  std::map<int, int> rank;
+  for (size_t k = 0; k < order.size(); ++k) rank[order[k]] = int(k);
+  std::sort(kept.begin(), kept.end(), [&](int a, int b) { return rank[a] < rank[b]; });
+  if (nms.post_nms > 0 && int(kept.size()) > nms.post_nms) kept.resize(nms.post_nms);
+  return kept;
+}
+
+std::vector<Detection> Model::detect(const std::string &bytes, double threshold) const {
+  if (!meta_.detector())
+    throw BadInput(meta_.model + " is not an object detector (task " + meta_.task + "): POST the image to /predict");
+  cv::Mat rgb = decode_rgb(bytes);
+  std::vector<Tensor> outs = backend_->run(preprocess(rgb, meta_));
+  // (id, score, x1, y1, x2, y2) of the final detections, best first
+  std::vector<float> rows;
+  if (meta_.nms.in_graph) {  // (ids (1, K, 1), scores (1, K, 1), boxes (1, K, 4)), -1 rows at the end
+    if (outs.size() != 3) throw std::runtime_error("a detector graph returns (ids, scores, boxes)");
+    size_t k = outs[0].data.size();
+    for (size_t i = 0; i < k; ++i) {
+      rows.insert(rows.end(), {outs[0].data[i], outs[1].data[i]});
+      rows.insert(rows.end(), outs[2].data.begin() + 4 * i, outs[2].data.begin() + 4 * i + 4);
+    }
+  } else {  // candidate rows (1, N, 6)
+    const Tensor &cand = outs.at(0);
+    if (cand.shape.size() != 3 || cand.shape[2] != 6) throw std::runtime_error("candidate rows are not (1, N, 6)");
+    for (int i : suppress(cand.data.data(), int(cand.shape[1]), meta_.nms))
+      rows.insert(rows.end(), cand.data.begin() + 6 * i, cand.data.begin() + 6 * i + 6);
+  }
+  // boxes back through the resize: x and y apart (gluonzoo.vision.inference.detect)
+  double sx = double(rgb.cols) / meta_.crop[1], sy = double(rgb.rows) / meta_.crop[0];
+  std::vector<Detection> objects;
+  for (size_t i = 0; i + 6 <= rows.size(); i += 6) {
+    int id = int(rows[i]);
+    if (rows[i] < 0 || double(rows[i + 1]) < threshold) continue;
+    objects.push_back({id, id < int(meta_.classes.size()) ? meta_.classes[id] : std::to_string(id), rows[i + 1],
+                       {rows[i + 2] * sx, rows[i + 3] * sy, rows[i + 4] * sx, rows[i + 5] * sy}});
+  }
+  return objects;
+}
+
+double parse_threshold(const std::string &value) {
+  static const std::regex kDecimal("[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?");
+  double t = std::regex_match(value, kDecimal) ? std::strtod(value.c_str(), nullptr) : NAN;
+  if (!(t >= 0 && t <= 1)) throw BadInput("threshold must be a number from 0 to 1, got '" + value + "'");
+  return t;
+}
+
+std::string to_json(const Model &c, const std::vector<Scored> &top) {
   nlohmann::json j;
   j["model"] = c.meta().model;
   j["backend"] = c.backend();
   j["topk"] = nlohmann::json::array();
   for (auto &s : top) j["topk"].push_back({{"index", s.index}, {"label", s.label}, {"prob", s.prob}});
+  return j.dump();
+}
+
+std::string to_json(const std::vector<Detection> &objects) {
+  nlohmann::json j = nlohmann::json::array();
+  for (auto &d : objects)
+    j.push_back({{"class", d.label}, {"score", d.score}, {"box", {d.box[0], d.box[1], d.box[2], d.box[3]}}});
   return j.dump();
 }
 

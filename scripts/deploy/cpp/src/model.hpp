@@ -1,5 +1,8 @@
-// One exported gluonzoo classifier: its metadata (preprocessing, class names), the same preprocessing as
-// gluonzoo.vision.transforms.image_eval, and a backend that runs the graph (ONNX Runtime or OpenCV DNN).
+// One exported gluonzoo model, a classifier or an object detector: its metadata (task, preprocessing, class names,
+// NMS settings), the same preprocessing as gluonzoo.vision.transforms.image_eval, and a backend that runs the graph
+// (ONNX Runtime or OpenCV DNN). A detector's graph either ends with its NMS (ONNX Runtime) or returns the candidate
+// rows before it (an export for OpenCV, whose DNN has no NonMaxSuppression layer): then NMS runs here, per class
+// with cv::dnn::NMSBoxes, as MXNet's box_nms does.
 #pragma once
 #include <map>
 #include <memory>
@@ -15,9 +18,21 @@ namespace gz {
 struct BadInput : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// An image whose header claims more pixels than max_pixels(): an HTTP 413.
+struct TooLarge : BadInput {
+  using BadInput::BadInput;
+};
+
+// The NMS a detector export's metadata describes (gluonzoo.nms.*).
+struct Nms {
+  bool in_graph = true;   // the graph's outputs are the final (ids, scores, boxes)
+  bool per_class = true;  // suppress within a class only (else across classes)
+  float iou_threshold = 0.45f, valid_threshold = 0.01f;
+  int topk = -1, post_nms = -1;  // rows kept before / after suppression (<= 0: all)
+};
 
 struct Meta {
-  std::string model, weights, sha1;
+  std::string model, weights, sha1, task = "image-classification";
   std::vector<int> resize{224}, crop{224, 224};  // resize: {short side} or {height, width}; crop: {h, w}
   std::string interp;  // "", area, linear, cubic, nearest ("": area when shrinking, linear when growing)
   std::vector<float> mean{0.485f, 0.456f, 0.406f}, std{0.229f, 0.224f, 0.225f};
@@ -25,6 +40,8 @@ struct Meta {
   std::string color = "RGB";  // what the net takes: RGB, BGR, or grey (one channel)
   bool in_graph = false;  // the graph takes raw uint8 NHWC pixels in `color` and normalizes itself
   std::vector<std::string> classes;
+  Nms nms;
+  bool detector() const { return task == "object-detection"; }
   static Meta from_props(const std::map<std::string, std::string> &props);
 };
 
@@ -34,19 +51,36 @@ struct Scored {
   double prob;
 };
 
+// One object: its class, score and corner box (x1, y1, x2, y2) in the original picture's pixels.
+struct Detection {
+  int index;
+  std::string label;
+  double score;
+  double box[4];
+};
+
+struct Tensor {
+  std::vector<int64_t> shape;
+  std::vector<float> data;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
-  // `input` is 1xCxHxW float (normalized) or 1xHxWxC uint8 (in_graph); returns the logits of the one image
-  virtual std::vector<float> run(const cv::Mat &input) = 0;
+  // `input` is 1xCxHxW float (normalized) or 1xHxWxC uint8 (in_graph); returns every graph output
+  virtual std::vector<Tensor> run(const cv::Mat &input) = 0;
   virtual std::string name() const = 0;
 };
 
-class Classifier {
+class Model {
  public:
-  Classifier(const std::string &onnx_path, const std::string &backend, int threads = 1);
-  // decode (JPEG/PNG/...) -> preprocess -> run -> softmax -> top-k. Throws BadInput for undecodable bytes.
+  Model(const std::string &onnx_path, const std::string &backend, int threads = 1);
+  // decode (JPEG/PNG/...) -> preprocess -> run -> softmax -> top-k. Throws BadInput for undecodable bytes, and
+  // for a detector.
   std::vector<Scored> classify(const std::string &bytes, int topk) const;
+  // decode -> preprocess -> run (-> NMS when not in the graph) -> the objects scoring >= threshold, best first,
+  // boxes mapped back through the resize. Throws BadInput for undecodable bytes, and for a classifier.
+  std::vector<Detection> detect(const std::string &bytes, double threshold) const;
   const Meta &meta() const { return meta_; }
   std::string backend() const { return backend_->name(); }
 
@@ -55,9 +89,17 @@ class Classifier {
   std::unique_ptr<Backend> backend_;
 };
 
+// The picture in RGB. Throws BadInput for an empty, truncated (JPEG) or undecodable body, TooLarge for a header
+// claiming more than max_pixels() (checked before decoding).
 cv::Mat decode_rgb(const std::string &bytes);
 // gluonzoo.vision.transforms.image_eval (functional.to_color / resize_short / resize / center_crop / normalize)
 cv::Mat preprocess(const cv::Mat &rgb, const Meta &m);
-std::string to_json(const Classifier &c, const std::vector<Scored> &top);
+// MXNet's box_nms on one image's candidate rows (id, score, x1, y1, x2, y2), then the post_nms cut: the indices of
+// the kept rows, best first
+std::vector<int> suppress(const float *rows, int count, const Nms &nms);
+// a detection threshold from a query string value: a number from 0 to 1, else BadInput
+double parse_threshold(const std::string &value);
+std::string to_json(const Model &m, const std::vector<Scored> &top);
+std::string to_json(const std::vector<Detection> &objects);
 
 }  // namespace gz

@@ -1,37 +1,68 @@
-// gluonzoo-predict MODEL.onnx IMAGE... [--backend ort|opencv] [--topk 5]: one JSON line per image.
+// gluonzoo-predict MODEL.onnx IMAGE... [--backend ort|opencv] [--topk 5]: one JSON line per image, the top-k of a
+// classifier; with --detect [--threshold 0.5], the objects a detector finds, as POST /detect answers.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
+#include <iterator>
 
 #include "model.hpp"
+
+namespace {
+// the file's bytes; BadInput for a missing file or a directory (which std::ifstream opens and reads as empty)
+std::string read_file(const std::string &path) {
+  std::error_code ec;
+  auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw gz::BadInput("no such file");
+  if (!std::filesystem::is_regular_file(status)) throw gz::BadInput("not a file (a directory?)");
+  std::ifstream f(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (!f.is_open() || f.bad()) throw gz::BadInput("cannot read it");
+  return bytes;
+}
+
+const char *kUsage = "usage: gluonzoo-predict MODEL.onnx IMAGE... [--backend ort|opencv] [--topk 5] "
+                     "[--detect [--threshold 0.5]]\n";
+}
 
 int main(int argc, char **argv) {
   std::string model, backend = "ort";
   int topk = 5;
+  bool detect = false;
+  double threshold = 0.5;
   std::vector<std::string> images;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--backend" && i + 1 < argc) backend = argv[++i];
-    else if (a == "--topk" && i + 1 < argc) topk = std::stoi(argv[++i]);
-    else if (a[0] == '-') { std::cerr << "usage: gluonzoo-predict MODEL.onnx IMAGE... [--backend ort|opencv]\n"; return 2; }
-    else if (model.empty()) model = a;
-    else images.push_back(a);
+  try {
+    for (int i = 1; i < argc; ++i) {
+      std::string a = argv[i];
+      if (a == "--backend" && i + 1 < argc) backend = argv[++i];
+      else if (a == "--topk" && i + 1 < argc) topk = std::stoi(argv[++i]);
+      else if (a == "--detect") detect = true;
+      else if (a == "--threshold" && i + 1 < argc) threshold = gz::parse_threshold(argv[++i]);
+      else if (a[0] == '-') { std::cerr << kUsage; return 2; }
+      else if (model.empty()) model = a;
+      else images.push_back(a);
+    }
+  } catch (const std::exception &e) {
+    std::cerr << "gluonzoo-predict: error: " << e.what() << "\n" << kUsage;
+    return 2;
   }
   if (model.empty() || images.empty()) {
-    std::cerr << "usage: gluonzoo-predict MODEL.onnx IMAGE... [--backend ort|opencv] [--topk 5]\n";
+    std::cerr << kUsage;
     return 2;
   }
   try {
-    gz::Classifier clf(model, backend);
+    gz::Model m(model, backend);
+    if (detect != m.meta().detector()) {
+      std::cerr << "gluonzoo-predict: error: " << m.meta().model
+                << (detect ? " is not an object detector: drop --detect\n" : " is an object detector: use --detect\n");
+      return 1;
+    }
     int failures = 0;
     for (auto &path : images) {
-      std::ifstream f(path, std::ios::binary);
-      std::stringstream ss;
-      ss << f.rdbuf();
       try {
-        if (!f) throw gz::BadInput("cannot read " + path);
-        std::cout << gz::to_json(clf, clf.classify(ss.str(), topk)) << std::endl;
-      } catch (const gz::BadInput &e) {
+        std::string bytes = read_file(path);
+        std::cout << (detect ? gz::to_json(m.detect(bytes, threshold)) : gz::to_json(m, m.classify(bytes, topk)))
+                  << std::endl;
+      } catch (const gz::BadInput &e) {  // one line each: unreadable, not an image, an image bomb (TooLarge)
         std::cerr << "gluonzoo-predict: error: " << path << ": " << e.what() << "\n";
         ++failures;
       }

@@ -12,14 +12,25 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * gluonzoo Java service over OpenCV DNN.
  *   java -cp ... gluonzoo.Serve MODEL.onnx [--host 127.0.0.1] [--port 8081] [--topk 5]   (HTTP)
  *   java -cp ... gluonzoo.Serve MODEL.onnx --predict IMAGE...                           (CLI, one JSON line each)
- * POST /predict (image bytes) -> {"model", "backend", "topk": [{"index", "label", "prob"}]}; GET /health.
- * Empty, undecodable or truncated bodies are 400, bodies over 10 MB 413; the server keeps serving.
+ *   java -cp ... gluonzoo.Serve MODEL.onnx [--threshold 0.5] --detect IMAGE...          (CLI, a detector)
+ * POST /predict (image bytes) -> {"model", "backend", "topk": [{"index", "label", "prob"}]};
+ * POST /detect[?threshold=0.5] -> [{"class", "score", "box": [x1, y1, x2, y2]}], best first; GET /health.
+ * Every error is a JSON {"error": "..."}: an empty, undecodable or truncated body, a bad threshold, /predict on a
+ * detector, /detect on a classifier, a request that is not HTTP or a body shorter than its Content-Length (after
+ * 5 s without data) a 400; an unknown path a 404; another method on the three paths a 405; a body over 10 MB, or an
+ * image whose header claims over 100,000,000 pixels (refused before decoding) a 413. The server keeps serving; it
+ * answers on 8 threads and runs one inference at a time (cv::dnn::Net is not thread-safe).
  */
 public final class Serve {
     static final int MAX_IMAGE = 10 << 20;
@@ -29,54 +40,64 @@ public final class Serve {
         if (args.length < 1) usage();
         String host = "127.0.0.1";
         int port = 8081, topk = 5;
-        List<String> predict = null;
-        for (int i = 1; i < args.length; i++) {
-            switch (args[i]) {
-                case "--host" -> host = args[++i];
-                case "--port" -> port = Integer.parseInt(args[++i]);
-                case "--topk" -> topk = Integer.parseInt(args[++i]);
-                case "--predict" -> { predict = List.of(args).subList(i + 1, args.length); i = args.length; }
-                default -> usage();
-            }
-        }
-        Classifier clf;
+        double threshold = 0.5;
+        List<String> images = null;
+        boolean detect = false;
         try {
-            clf = new Classifier(Path.of(args[0]));
+            for (int i = 1; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--host" -> host = args[++i];
+                    case "--port" -> port = Integer.parseInt(args[++i]);
+                    case "--topk" -> topk = Integer.parseInt(args[++i]);
+                    case "--threshold" -> threshold = threshold(args[++i]);
+                    case "--predict", "--detect" -> {
+                        detect = args[i].equals("--detect");
+                        images = List.of(args).subList(i + 1, args.length);
+                        i = args.length;
+                    }
+                    default -> usage();
+                }
+            }
+        } catch (Model.BadInput | RuntimeException e) {
+            System.err.println("gluonzoo-java: error: " + e.getMessage());
+            usage();
+        }
+        Model clf;
+        try {
+            clf = new Model(Path.of(args[0]));
         } catch (Exception e) {
             System.err.println("gluonzoo-java: error: cannot load " + args[0] + ": " + e.getMessage());
             System.exit(1);
             return;
         }
-        if (predict != null) {
+        if (images != null) {
+            if (detect != clf.detector()) {
+                System.err.println("gluonzoo-java: error: " + clf.model + (detect ? " is not an object detector: use "
+                        + "--predict" : " is an object detector: use --detect"));
+                System.exit(1);
+            }
             int failures = 0;
-            for (String image : predict) {
-                try {
-                    System.out.println(json(clf, clf.classify(Files.readAllBytes(Path.of(image)), topk)));
-                } catch (Classifier.BadInput | IOException e) {
+            for (String image : images) {
+                try {  // one line each: unreadable, not an image, an image bomb (TooLarge)
+                    byte[] data = readFile(image);
+                    System.out.println(detect ? json(clf.detect(data, threshold)) : json(clf, clf.classify(data, topk)));
+                } catch (Model.BadInput e) {
                     System.err.println("gluonzoo-java: error: " + image + ": " + e.getMessage());
                     failures++;
                 }
             }
             System.exit(failures == 0 ? 0 : 1);
         }
-        final int k = topk;
+        // the JDK's server has no read timeout: a connection whose request is not complete after 30 s is closed (a
+        // backstop for a client that neither sends its body nor goes away; Reply answers a stalled body after 5 s)
+        System.setProperty("sun.net.httpserver.maxReqTime", "30");
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
-        server.setExecutor(Executors.newFixedThreadPool(4));
-        server.createContext("/health", ex -> {
-            if (!ex.getRequestMethod().equals("GET")) { send(ex, 405, error("use GET /health")); return; }
-            send(ex, 200, "{\"status\":\"ok\",\"model\":" + quote(clf.model) + ",\"backend\":"
-                    + quote(clf.backend()) + "}");
-        });
-        server.createContext("/predict", ex -> {
-            try {
-                if (!ex.getRequestMethod().equals("POST")) { drain(ex.getRequestBody()); send(ex, 405, error("use POST /predict")); return; }
-                byte[] body = readCapped(ex.getRequestBody());
-                if (body == null) { send(ex, 413, error("image body over 10 MB")); return; }
-                send(ex, 200, json(clf, clf.classify(body, k)));
-            } catch (Classifier.BadInput e) {
-                send(ex, 400, error(e.getMessage()));
-            } catch (RuntimeException e) {
-                send(ex, 500, error(String.valueOf(e.getMessage())));
+        server.setExecutor(Executors.newFixedThreadPool(THREADS));
+        final Model model = clf;
+        final int k = topk;
+        server.createContext("/", ex -> {  // every path: the JDK matches contexts by prefix (/predict/x, /healthz)
+            try (ex) {
+                handle(new Reply(ex), model, k);
             }
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> server.stop(0)));
@@ -84,44 +105,184 @@ public final class Serve {
         System.err.println("gluonzoo-java: " + clf.model + " on " + clf.backend() + " at http://" + host + ":" + port);
     }
 
+    /** The paths served, each with its one method. */
+    static final Map<String, String> ROUTES = Map.of("/predict", "POST", "/detect", "POST", "/health", "GET");
+    static final int THREADS = 8;  // as the C++ service (httplib's pool); inference itself runs one at a time
+    static final int READ_TIMEOUT_S = 5;  // as httplib's
+    /** The methods a request line may name (as httplib's list): anything else is not HTTP, a 400. */
+    static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE",
+                                              "PATCH");
+
+    private static void handle(Reply r, Model clf, int topk) throws IOException {
+        HttpExchange ex = r.ex;
+        String method = ex.getRequestMethod(), path = ex.getRequestURI().getRawPath(), allowed = ROUTES.get(path);
+        // the JDK refuses most garbage itself (400); what still parses as a request line but is not one is ours
+        if (!METHODS.contains(method) || !ex.getProtocol().matches("HTTP/1\\.[01]")) {
+            r.send(400, error("bad request: not HTTP"));
+            return;
+        }
+        if (allowed == null || !(allowed.equals(method) || allowed.equals("GET") && method.equals("HEAD"))) {
+            if (readBody(r) == null) return;  // the client's body, read and dropped (else it stays on the connection)
+            if (allowed != null) ex.getResponseHeaders().set("Allow", allowed);
+            r.send(allowed == null ? 404 : 405, error(allowed == null
+                    ? "no such path: POST /predict, POST /detect or GET /health"
+                    : method + " " + path + ": use " + allowed));
+            return;
+        }
+        if (path.equals("/health")) {
+            r.send(200, "{\"status\":\"ok\",\"model\":" + quote(clf.model) + ",\"backend\":"
+                    + quote(clf.backend()) + ",\"task\":" + quote(clf.task) + "}");
+            return;
+        }
+        byte[] body = readBody(r);
+        if (body == null) return;
+        try {
+            if (body == TOO_BIG) {
+                r.send(413, error("image body over 10 MB"));
+            } else if (path.equals("/predict")) {
+                r.send(200, json(clf, clf.classify(body, topk)));
+            } else {
+                String value = query(ex.getRequestURI().getRawQuery(), "threshold");
+                r.send(200, json(clf.detect(body, value == null ? 0.5 : threshold(value))));
+            }
+        } catch (Model.TooLarge e) {
+            r.send(413, error(e.getMessage()));
+        } catch (Model.BadInput e) {
+            r.send(400, error(e.getMessage()));
+        } catch (RuntimeException e) {
+            r.send(500, error(String.valueOf(e.getMessage())));
+        }
+    }
+
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread t = new Thread(task, "gluonzoo-read-timeout");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** What readBody returns for a body over MAX_IMAGE (read and dropped, so that the client gets its 413). */
+    private static final byte[] TOO_BIG = new byte[0];
+
+    /**
+     * The request body, or TOO_BIG; null when it stalled (nothing came for READ_TIMEOUT_S: a Content-Length longer
+     * than the body) and the timer has answered 400.
+     */
+    private static byte[] readBody(Reply r) throws IOException {
+        String length = r.ex.getRequestHeaders().getFirst("Content-Length");
+        long declared = length == null ? -1 : Long.parseLong(length);  // the JDK has checked it is a number >= 0
+        ByteArrayOutputStream out = new ByteArrayOutputStream(declared >= 0 && declared <= MAX_IMAGE
+                                                              ? (int) declared : 1 << 16);
+        byte[] buf = new byte[1 << 16];
+        long total = 0;
+        InputStream in = r.ex.getRequestBody();
+        try {
+            while (true) {
+                ScheduledFuture<?> stalled = TIMER.schedule(() -> r.send(400, error(
+                        "body shorter than its Content-Length: nothing came for " + READ_TIMEOUT_S + " s")),
+                        READ_TIMEOUT_S, TimeUnit.SECONDS);
+                int n;
+                try {
+                    n = in.read(buf);
+                } finally {
+                    stalled.cancel(false);
+                }
+                if (n < 0) break;
+                total += n;
+                if (total <= MAX_IMAGE) out.write(buf, 0, n);
+            }
+        } catch (IOException e) {
+            if (r.sent()) return null;  // the client went away after the timer's answer
+            throw e;
+        }
+        if (r.sent()) return null;
+        return total > MAX_IMAGE ? TOO_BIG : out.toByteArray();
+    }
+
+    /** One exchange's answer, sent once: by the handler, or by the read timer when the body stalled. */
+    private static final class Reply {
+        final HttpExchange ex;
+        private boolean sent;
+
+        Reply(HttpExchange ex) { this.ex = ex; }
+
+        synchronized boolean sent() { return sent; }
+
+        /** Writes and flushes the answer; closing the exchange (which drains the request) is the handler's. */
+        synchronized void send(int status, String body) {
+            if (sent) return;
+            sent = true;
+            try {
+                byte[] b = body.getBytes(StandardCharsets.UTF_8);
+                ex.getResponseHeaders().set("Content-Type", "application/json");
+                boolean head = ex.getRequestMethod().equals("HEAD");  // the headers only
+                ex.sendResponseHeaders(status, head ? -1 : b.length);
+                OutputStream os = ex.getResponseBody();
+                if (!head) os.write(b);
+                os.flush();
+            } catch (IOException e) {  // the client is gone: nothing to answer
+            }
+        }
+    }
+
+    /** A CLI image's bytes; BadInput for a missing file or a directory (as the C++ CLI says). */
+    private static byte[] readFile(String image) throws Model.BadInput {
+        Path p = Path.of(image);
+        if (!Files.exists(p)) throw new Model.BadInput("no such file");
+        if (!Files.isRegularFile(p)) throw new Model.BadInput("not a file (a directory?)");
+        try {
+            return Files.readAllBytes(p);
+        } catch (IOException e) {
+            throw new Model.BadInput("cannot read it: " + e.getMessage());
+        }
+    }
+
     private static void usage() {
-        System.err.println("usage: gluonzoo.Serve MODEL.onnx [--host H] [--port P] [--topk K] [--predict IMAGE...]");
+        System.err.println("usage: gluonzoo.Serve MODEL.onnx [--host H] [--port P] [--topk K] [--threshold T] "
+                           + "[--predict IMAGE... | --detect IMAGE...]");
         System.exit(2);
     }
 
-    /** The whole body, or null (after reading and discarding the rest, so the client gets the 413) when too big. */
-    private static byte[] readCapped(InputStream in) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] buf = new byte[1 << 16];
-        long total = 0;
-        for (int n; (n = in.read(buf)) > 0; ) {
-            total += n;
-            if (total <= MAX_IMAGE) out.write(buf, 0, n);
+    /** A detection threshold: a decimal number from 0 to 1 (as the C++ service reads it). */
+    static double threshold(String value) throws Model.BadInput {
+        double t = value.matches(DECIMAL) ? Double.parseDouble(value) : Double.NaN;
+        if (!(t >= 0 && t <= 1)) throw new Model.BadInput("threshold must be a number from 0 to 1, got '" + value + "'");
+        return t;
+    }
+
+    static final String DECIMAL = "[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?";
+
+    /** The decoded value of `key` in a raw query string, or null. */
+    static String query(String raw, String key) {
+        if (raw == null) return null;
+        for (String part : raw.split("&")) {
+            int eq = part.indexOf('=');
+            String k = java.net.URLDecoder.decode(eq < 0 ? part : part.substring(0, eq), StandardCharsets.UTF_8);
+            if (k.equals(key)) return eq < 0 ? "" : java.net.URLDecoder.decode(part.substring(eq + 1), StandardCharsets.UTF_8);
         }
-        return total > MAX_IMAGE ? null : out.toByteArray();
+        return null;
     }
 
-    private static void drain(InputStream in) throws IOException {
-        byte[] buf = new byte[1 << 16];
-        while (in.read(buf) > 0) { }
-    }
-
-    private static void send(HttpExchange ex, int status, String body) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, b.length);
-        try (OutputStream os = ex.getResponseBody()) { os.write(b); }
-    }
-
-    static String json(Classifier clf, List<Classifier.Scored> top) {
+    static String json(Model clf, List<Model.Scored> top) {
         StringBuilder sb = new StringBuilder("{\"model\":").append(quote(clf.model)).append(",\"backend\":")
                 .append(quote(clf.backend())).append(",\"topk\":[");
         for (int i = 0; i < top.size(); i++) {
-            Classifier.Scored s = top.get(i);
+            Model.Scored s = top.get(i);
             sb.append(i == 0 ? "" : ",").append("{\"index\":").append(s.index()).append(",\"label\":")
                     .append(quote(s.label())).append(",\"prob\":").append(s.prob()).append('}');
         }
         return sb.append("]}").toString();
+    }
+
+    static String json(List<Model.Detection> objects) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < objects.size(); i++) {
+            Model.Detection d = objects.get(i);
+            double[] b = d.box();
+            sb.append(i == 0 ? "" : ",").append("{\"class\":").append(quote(d.label())).append(",\"score\":")
+                    .append(d.score()).append(",\"box\":[").append(b[0]).append(',').append(b[1]).append(',')
+                    .append(b[2]).append(',').append(b[3]).append("]}");
+        }
+        return sb.append(']').toString();
     }
 
     static String error(String msg) { return "{\"error\":" + quote(msg) + "}"; }

@@ -1,0 +1,293 @@
+package gluonzoo;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+import org.opencv.core.Core;
+import org.opencv.core.CvType;
+import org.opencv.core.Mat;
+import org.opencv.core.MatOfByte;
+import org.opencv.core.MatOfFloat;
+import org.opencv.core.MatOfInt;
+import org.opencv.core.MatOfRect2d;
+import org.opencv.core.Rect;
+import org.opencv.core.Rect2d;
+import org.opencv.core.Size;
+import org.opencv.dnn.Dnn;
+import org.opencv.dnn.Net;
+import org.opencv.imgcodecs.Imgcodecs;
+import org.opencv.imgproc.Imgproc;
+
+/**
+ * One exported gluonzoo model run by OpenCV DNN, with gluonzoo.vision.transforms.image_eval's steps: a classifier
+ * (classify) or an object detector exported with target='opencv' (detect): its graph returns the candidate rows
+ * (id, score, x1, y1, x2, y2) before NMS, which OpenCV 4.6 DNN cannot run, and the NMS runs here, per class with
+ * Dnn.NMSBoxes, as MXNet's box_nms does.
+ */
+final class Model {
+    /** A request that cannot be answered: an HTTP 4xx, one line saying what was wrong. */
+    static class BadInput extends Exception {
+        BadInput(String msg) { super(msg); }
+    }
+
+    /** An image whose header claims more than ImageHeader.MAX_PIXELS pixels: an HTTP 413. */
+    static final class TooLarge extends BadInput {
+        TooLarge(String msg) { super(msg); }
+    }
+
+    record Scored(int index, String label, double prob) {}
+
+    /** An object: class, score and corner box (x1, y1, x2, y2) in the original picture's pixels. */
+    record Detection(int index, String label, double score, double[] box) {}
+
+    final String model, task;
+    private final boolean detector, perClass;
+    private final float iouThreshold, validThreshold;
+    private final int topk, postNms;
+    private final int[] resize, crop;
+    private final String interp;
+    private final String color;  // what the net takes: RGB, BGR or grey (one channel)
+    private final float[] mean, std;
+    private final float scale;
+    private final List<String> classes;
+    private final Net net;
+
+    Model(Path onnx) throws Exception {
+        Map<String, String> m = OnnxMeta.read(onnx);
+        model = m.get("gluonzoo.model");
+        if (model == null) throw new IllegalArgumentException(onnx + " is not a gluonzoo export (no gluonzoo.model)");
+        if ("1".equals(m.get("gluonzoo.preprocess_in_graph")))
+            throw new IllegalArgumentException("export without --preprocess for OpenCV (it feeds float NCHW)");
+        // a record without resize/crop (e.g. CIFAR's 32x32): the graph's own input size, short side resized to it
+        int[] shape = ints(m.getOrDefault("gluonzoo.input_shape", "1,3,224,224"));
+        String cropDefault = shape.length == 4 ? shape[2] + "," + shape[3] : "224";
+        int[] c = ints(m.getOrDefault("gluonzoo.preprocess.crop", cropDefault));
+        crop = c.length == 1 ? new int[] {c[0], c[0]} : c;
+        resize = ints(m.getOrDefault("gluonzoo.preprocess.resize", String.valueOf(crop[0])));
+        String i = m.getOrDefault("gluonzoo.preprocess.interp", "");
+        interp = "None".equals(i) ? "" : i;
+        mean = floats(m.getOrDefault("gluonzoo.preprocess.mean", "0.485,0.456,0.406"));  // as the C++ service
+        std = floats(m.getOrDefault("gluonzoo.preprocess.std", "0.229,0.224,0.225"));
+        scale = Float.parseFloat(m.getOrDefault("gluonzoo.preprocess.scale", String.valueOf(1 / 255.0)));
+        color = m.getOrDefault("gluonzoo.preprocess.color", "RGB");
+        if (!List.of("RGB", "BGR", "grey").contains(color))
+            throw new IllegalArgumentException("unknown gluonzoo.preprocess.color '" + color + "': RGB, BGR or grey");
+        int channels = "grey".equals(color) ? 1 : 3;
+        if (mean.length != channels || std.length != channels)
+            throw new IllegalArgumentException("gluonzoo.preprocess mean/std do not have one value per channel of "
+                                               + color);
+        String names = m.getOrDefault("gluonzoo.classes", "");
+        classes = names.isEmpty() ? List.of() : Arrays.asList(names.split("\n", -1));
+        task = m.getOrDefault("gluonzoo.task", "image-classification");
+        detector = task.equals("object-detection");
+        if (detector) {
+            if (resize.length != 2)  // detect() maps boxes back through an exact resize to the graph's fixed size
+                throw new IllegalArgumentException("detector preprocess resizes the short side (variable image size); "
+                        + "the service feeds the graph's fixed input size, so it takes detectors with an exact "
+                        + "(height, width) resize only");
+            crop[0] = resize[0];  // detectors see the whole picture: a resize, no crop
+            crop[1] = resize[1];
+            if ("1".equals(m.get("gluonzoo.nms.in_graph")))
+                throw new IllegalArgumentException("this export has its NMS in the graph, which OpenCV 4.6 DNN cannot "
+                        + "run: export the detector with target='opencv'");
+        }
+        perClass = !"0".equals(m.get("gluonzoo.nms.per_class"));
+        iouThreshold = Float.parseFloat(m.getOrDefault("gluonzoo.nms.iou_threshold", "0.45"));
+        validThreshold = Float.parseFloat(m.getOrDefault("gluonzoo.nms.valid_threshold", "0.01"));
+        topk = Integer.parseInt(m.getOrDefault("gluonzoo.nms.topk", "-1"));
+        postNms = Integer.parseInt(m.getOrDefault("gluonzoo.nms.post_nms", "-1"));
+        net = Dnn.readNetFromONNX(onnx.toString());
+    }
+
+    boolean detector() { return detector; }
+
+    private static int[] ints(String s) {
+        return Arrays.stream(s.split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
+    }
+
+    private static float[] floats(String s) {
+        String[] parts = s.split(",");
+        float[] out = new float[parts.length];
+        for (int k = 0; k < parts.length; k++) out[k] = Float.parseFloat(parts[k].trim());
+        return out;
+    }
+
+    static Mat decodeRgb(byte[] data) throws BadInput {
+        if (data.length == 0) throw new BadInput("empty body: POST the bytes of a JPEG/PNG/BMP image");
+        if (data.length >= 2 && (data[0] & 0xff) == 0xFF && (data[1] & 0xff) == 0xD8 && !hasJpegEnd(data))
+            throw new BadInput("truncated JPEG: no end-of-image marker");  // libjpeg would pad it with gray
+        long[] size = ImageHeader.size(data);
+        if (size != null && size[0] * size[1] > ImageHeader.MAX_PIXELS)
+            throw new TooLarge("image claims " + size[0] + "x" + size[1] + " pixels, over the "
+                               + ImageHeader.MAX_PIXELS + "-pixel limit (an image bomb?)");
+        MatOfByte buf = new MatOfByte(data);
+        Mat bgr = Imgcodecs.imdecode(buf, Imgcodecs.IMREAD_COLOR);
+        buf.release();
+        if (bgr.empty()) throw new BadInput("body is not an image OpenCV can decode (JPEG/PNG/BMP/...)");
+        Mat rgb = new Mat();
+        Imgproc.cvtColor(bgr, rgb, Imgproc.COLOR_BGR2RGB);
+        bgr.release();
+        return rgb;
+    }
+
+    private static boolean hasJpegEnd(byte[] d) {
+        for (int k = d.length - 2; k >= Math.max(0, d.length - 64); k--)
+            if ((d[k] & 0xff) == 0xFF && (d[k + 1] & 0xff) == 0xD9) return true;
+        return false;
+    }
+
+    Mat preprocess(Mat decodedRgb) throws BadInput {
+        Mat rgb = decodedRgb;  // in the net's color: grey is OpenCV's luma, as Python's to_color
+        if ("grey".equals(color)) {
+            rgb = new Mat();
+            Imgproc.cvtColor(decodedRgb, rgb, Imgproc.COLOR_RGB2GRAY);
+        } else if ("BGR".equals(color)) {
+            rgb = new Mat();
+            Imgproc.cvtColor(decodedRgb, rgb, Imgproc.COLOR_RGB2BGR);
+        }
+        final int C = rgb.channels();
+        int h = rgb.rows(), w = rgb.cols(), nh, nw;
+        if (resize.length == 1) {  // short side; the long one truncated, as MXNet's Resize(keep_ratio) does
+            int s = resize[0];
+            if (h <= w) { nh = s; nw = (int) ((double) w * s / h); } else { nw = s; nh = (int) ((double) h * s / w); }
+        } else {
+            nh = resize[0];
+            nw = resize[1];
+        }
+        int flag = switch (interp) {
+            case "area" -> Imgproc.INTER_AREA;
+            case "linear" -> Imgproc.INTER_LINEAR;
+            case "cubic" -> Imgproc.INTER_CUBIC;
+            case "nearest" -> Imgproc.INTER_NEAREST;
+            default -> (long) nh * nw < (long) h * w ? Imgproc.INTER_AREA : Imgproc.INTER_LINEAR;
+        };
+        Mat resized = new Mat();
+        Imgproc.resize(rgb, resized, new Size(nw, nh), 0, 0, flag);
+        if (rgb != decodedRgb) rgb.release();
+        int ch = crop[0], cw = crop[1];
+        if (nh < ch || nw < cw) {
+            resized.release();
+            throw new BadInput("image too small to crop after resizing");
+        }
+        Mat cropped = resized.submat(new Rect((nw - cw) / 2, (nh - ch) / 2, cw, ch)).clone();
+        resized.release();
+        byte[] px = new byte[ch * cw * C];
+        cropped.get(0, 0, px);
+        cropped.release();
+        float[] chw = new float[C * ch * cw];
+        for (int c = 0; c < C; c++)
+            for (int k = 0; k < ch * cw; k++) {
+                float v = (px[C * k + c] & 0xff) * scale;
+                chw[c * ch * cw + k] = (v - mean[c]) / std[c];
+            }
+        Mat blob = new Mat(new int[] {1, C, ch, cw}, CvType.CV_32F);
+        blob.put(new int[] {0, 0, 0, 0}, chw);
+        return blob;
+    }
+
+    /**
+     * decode -> preprocess -> run: the graph's (first) output, flat; `size` gets the picture's {width, height}.
+     * An OpenCV Java Mat holds native memory that only its finalizer frees, at a GC that a small Java heap makes
+     * rare: the service grew by 800 MB under the load test. Every Mat is released as soon as it has been used.
+     */
+    private float[] infer(byte[] data, int[] size) throws BadInput {
+        Mat rgb = decodeRgb(data);
+        size[0] = rgb.cols();
+        size[1] = rgb.rows();
+        Mat x;
+        try {
+            x = preprocess(rgb);
+        } finally {
+            rgb.release();
+        }
+        synchronized (net) {  // cv::dnn::Net is not thread-safe; the HTTP server is
+            net.setInput(x);
+            Mat y = net.forward(), flat = y.reshape(1, 1);
+            float[] out = new float[(int) flat.total()];
+            flat.get(0, 0, out);
+            for (Mat m : new Mat[] {x, y, flat}) m.release();
+            return out;
+        }
+    }
+
+    List<Scored> classify(byte[] data, int topk) throws BadInput {
+        if (detector) throw new BadInput(model + " is an object detector: POST the image to /detect (CLI: --detect)");
+        float[] logits = infer(data, new int[2]);
+        double mx = Double.NEGATIVE_INFINITY, sum = 0;
+        for (float v : logits) mx = Math.max(mx, v);
+        double[] p = new double[logits.length];
+        for (int k = 0; k < p.length; k++) sum += p[k] = Math.exp(logits[k] - mx);
+        Integer[] idx = new Integer[p.length];
+        for (int k = 0; k < p.length; k++) { p[k] /= sum; idx[k] = k; }
+        Arrays.sort(idx, Comparator.comparingDouble((Integer k) -> -p[k]));
+        List<Scored> out = new ArrayList<>();
+        for (int k = 0; k < Math.min(topk, p.length); k++) {
+            int j = idx[k];
+            out.add(new Scored(j, j < classes.size() ? classes.get(j) : String.valueOf(j), p[j]));
+        }
+        return out;
+    }
+
+    /** The objects scoring at least `threshold`, best first, boxes mapped back through the resize. */
+    List<Detection> detect(byte[] data, double threshold) throws BadInput {
+        if (!detector) throw new BadInput(model + " is not an object detector (task " + task + "): POST the image to /predict");
+        int[] size = new int[2];
+        float[] rows = infer(data, size);  // (1, N, 6) candidate rows
+        double sx = (double) size[0] / crop[1], sy = (double) size[1] / crop[0];
+        List<Detection> out = new ArrayList<>();
+        for (int i : suppress(rows, rows.length / 6)) {
+            int r = 6 * i, id = (int) rows[r];
+            if ((double) rows[r + 1] < threshold) continue;
+            out.add(new Detection(id, id < classes.size() ? classes.get(id) : String.valueOf(id), rows[r + 1],
+                    new double[] {rows[r + 2] * sx, rows[r + 3] * sy, rows[r + 4] * sx, rows[r + 5] * sy}));
+        }
+        return out;
+    }
+
+    /**
+     * MXNet's box_nms on one image's candidate rows, then the post_nms cut: valid rows (score over the valid
+     * threshold, id not -1), best first with ties in row order, the topk of them; greedy suppression per class (ids
+     * as ints) at IoU over the threshold, without +1 widths. The kept rows' indices, best first.
+     */
+    List<Integer> suppress(float[] rows, int count) {
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < count; i++)
+            if (rows[6 * i + 1] > validThreshold && rows[6 * i] != -1f) order.add(i);
+        order.sort(Comparator.comparingDouble((Integer i) -> -rows[6 * i + 1]));  // List.sort is stable
+        if (topk > 0 && order.size() > topk) order = new ArrayList<>(order.subList(0, topk));
+        Map<Integer, List<Integer>> byClass = new java.util.TreeMap<>();
+        List<Integer> kept = new ArrayList<>();
+        for (int i : order) {
+            int r = 6 * i;
+            if (rows[r + 4] - rows[r + 2] <= 0 || rows[r + 5] - rows[r + 3] <= 0) {  // no area: MXNet's IoU is 0
+                kept.add(i);
+                continue;
+            }
+            byClass.computeIfAbsent(perClass ? (int) rows[r] : 0, k -> new ArrayList<>()).add(i);
+        }
+        for (List<Integer> members : byClass.values()) {
+            Rect2d[] boxes = new Rect2d[members.size()];
+            float[] scores = new float[members.size()];
+            for (int k = 0; k < boxes.length; k++) {
+                int r = 6 * members.get(k);
+                boxes[k] = new Rect2d(rows[r + 2], rows[r + 3], (double) rows[r + 4] - rows[r + 2],
+                                      (double) rows[r + 5] - rows[r + 3]);
+                scores[k] = rows[r + 1];
+            }
+            MatOfInt picked = new MatOfInt();  // NMSBoxes' score threshold must be >= 0: every row passed it already
+            Dnn.NMSBoxes(new MatOfRect2d(boxes), new MatOfFloat(scores), Math.max(validThreshold, 0f), iouThreshold,
+                         picked);
+            for (int k : picked.toArray()) kept.add(members.get(k));
+        }
+        Map<Integer, Integer> rank = new java.util.HashMap<>();
+        for (int k = 0; k < order.size(); k++) rank.put(order.get(k), k);
+        kept.sort(Comparator.comparingInt(rank::get));
+        return postNms > 0 && kept.size() > postNms ? kept.subList(0, postNms) : kept;
+    }
+
+    String backend() { return "opencv-dnn " + Core.VERSION; }
+}
