@@ -33,6 +33,21 @@ void error(httplib::Response &res, int status, const std::string &msg) {
                   "application/json");
 }
 
+// One image request: the body-size limit, then `run` (which returns the JSON answer), its errors as 413 / 400 / 500.
+template <typename Run>
+void answer(const httplib::Request &req, httplib::Response &res, Run run) {
+  if (req.body.size() > kMaxImage) return error(res, 413, "image body over 10 MB");
+  try {
+    res.set_content(run(), "application/json");
+  } catch (const gz::TooLarge &e) {
+    error(res, 413, e.what());
+  } catch (const gz::BadInput &e) {
+    error(res, 400, e.what());
+  } catch (const std::exception &e) {
+    error(res, 500, e.what());
+  }
+}
+
 // httplib's own error answers (no route, a request line it cannot parse, a body over kMaxBody or shorter than its
 // Content-Length) come with an empty body: give them a JSON one. A path we serve asked with another method is
 // "no route" to httplib (404): it is a 405 here.
@@ -91,29 +106,13 @@ int main(int argc, char **argv) {
                                    {"task", clf->meta().task}}.dump(), "application/json");
   });
   svr.Post("/predict", [&](const httplib::Request &req, httplib::Response &res) {
-    if (req.body.size() > kMaxImage) return error(res, 413, "image body over 10 MB");
-    try {
-      res.set_content(gz::to_json(*clf, clf->classify(req.body, topk)), "application/json");
-    } catch (const gz::TooLarge &e) {
-      error(res, 413, e.what());
-    } catch (const gz::BadInput &e) {
-      error(res, 400, e.what());
-    } catch (const std::exception &e) {
-      error(res, 500, e.what());
-    }
+    answer(req, res, [&] { return gz::to_json(*clf, clf->classify(req.body, topk)); });
   });
   svr.Post("/detect", [&](const httplib::Request &req, httplib::Response &res) {
-    if (req.body.size() > kMaxImage) return error(res, 413, "image body over 10 MB");
-    try {
+    answer(req, res, [&] {
       double threshold = req.has_param("threshold") ? gz::parse_threshold(req.get_param_value("threshold")) : 0.5;
-      res.set_content(gz::to_json(clf->detect(req.body, threshold)), "application/json");
-    } catch (const gz::TooLarge &e) {
-      error(res, 413, e.what());
-    } catch (const gz::BadInput &e) {
-      error(res, 400, e.what());
-    } catch (const std::exception &e) {
-      error(res, 500, e.what());
-    }
+      return gz::to_json(clf->detect(req.body, threshold));
+    });
   });
   std::signal(SIGTERM, [](int) { if (g_server) g_server->stop(); });
   std::signal(SIGINT, [](int) { if (g_server) g_server->stop(); });
