@@ -229,3 +229,8 @@ def test_bad_coco_and_bad_options_are_refused(folder, tmp_path):
     p = run('--dataset', f'voc:{folder}', '--classes', 'Hat', '--out', str(tmp_path / 'never'), ok=False)
     assert p.returncode == 2 and p.stderr.startswith('train.py: error: --classes names 1 class(es)')
     assert not (tmp_path / 'never').exists()
+
+
+def test_data_is_another_spelling_of_dataset():
+    from gluonzoo.train.config import parse_args
+    assert parse_args(['--data', 'voc:some/folder']).dataset == 'voc:some/folder'

@@ -160,7 +160,9 @@ def parse_args(argv=None, defaults=None, description=None):
             p.add_argument('--resume', action='store_true', default=None,
                            help='continue from the latest checkpoint in --out (an error if there is none)')
             continue
-        p.add_argument('--' + f.name.replace('_', '-'), '--' + f.name, dest=f.name, type=_flag_type(f),
+        # `--data voc:PATH` too: the spelling GluonCV's and the detection docs' fine-tuning commands use
+        extra = ('--data',) if f.name == 'dataset' else ()
+        p.add_argument('--' + f.name.replace('_', '-'), '--' + f.name, *extra, dest=f.name, type=_flag_type(f),
                        default=None, metavar=f.name.upper())
     args, unknown = p.parse_known_args(argv)
     if unknown:
