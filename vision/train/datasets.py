@@ -43,7 +43,7 @@ def opencv_digits(cfg):
                        rgb60(cte), yte, dict(mean=IMAGENET_MEAN, std=IMAGENET_STD, size=64))
 
 
-# -- detection: the generated scenes and the user's own VOC / COCO folders (vision/train/detection.py) -----------
+# -- detection: the generated scenes and the user's own VOC / COCO folders (vision/train/detection/) ------------
 @register_dataset()
 def scenes(cfg):
     """The generated detection scenes (gluonzoo.vision.data.scenes, the default SceneSpec: Fashion-MNIST items on
