@@ -8,18 +8,16 @@ the rerun is still accepted if every final metric that the record's `check['reru
 `{arch}-{published sha1[:8]}.standin.json`, says what it stands in for: the command, the machine, its metrics and
 the logged ones, the first differences, and where the rerun's log is (copied beside it). `get_model(NAME,
 pretrained=True)` then loads it with one warning; `gluonzoo verify NAME` checks its sha1 against the note and
-re-measures it against the note's metrics. A later byte-exact rerun removes the note.
+re-measures it against the note's metrics. A later byte-exact rerun removes the note. The store reads the notes
+(store.find_standin, re-exported here as `find`): every load passes there.
 """
 import json
 import os
 import shutil
-import sys
 import tempfile
 import time
 
-from .store import cache_root, file_hash
-
-NOTE = '.standin.json'
+from .store import cache_root, file_hash, find_standin as find, standin_note_path as note_path  # noqa: F401
 
 
 def tolerances(w):
@@ -34,34 +32,6 @@ def compare(w, logged, rerun):
         a, b = logged.final['metrics'].get(metric), rerun.final['metrics'].get(metric)
         out.append((metric, a, b, tol, a is not None and b is not None and abs(a - b) <= tol))
     return out
-
-
-def note_path(w, root=None):
-    return os.path.join(cache_root(root), w.file_stem + NOTE)
-
-
-def find(w, root=None):
-    """(path, note) of the stand-in for record `w` in the cache, or None. A note whose file is gone or has other
-    bytes than it says is ignored, with a line saying so."""
-    path = note_path(w, root)
-    if not os.path.isfile(path):
-        return None
-    with open(path) as f:
-        note = json.load(f)
-    weights = os.path.join(os.path.dirname(path), note['file'])
-    if note.get('stands_in_for') != w.sha1 or not os.path.isfile(weights) or file_hash(weights) != note['sha1']:
-        print(f'gluonzoo: ignoring {path}: its file {note.get("file")} is missing or altered', file=sys.stderr)
-        return None
-    return weights, note
-
-
-def describe(w, note):
-    """One line: what is loaded instead of the published file, and why that is acceptable."""
-    metrics = ', '.join(f'{m} {got:.4f} vs {logged:.4f} logged (tolerance {tol})'
-                        for m, logged, got, tol in note['metrics'])
-    return (f'{w.name}: using the local rebuild {note["file"]} in place of the published {w.sha1[:8]}: its rerun '
-            f'here did not reproduce {w.log} byte for byte ({note["differences"][0]}); {metrics} '
-            f'(provenance: {note_path(w)})')
 
 
 def write(w, made, rerun_log, differences, results, command, root=None):

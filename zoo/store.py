@@ -23,6 +23,7 @@ them); they are never loaded, only the renamed file is. A zip member with `..` o
 import contextlib
 import glob
 import hashlib
+import json
 import os
 import re
 import sys
@@ -97,10 +98,9 @@ def fetch(w, root=None, progress=True):
                 return local
             print(f'gluonzoo: skipping {local}: its sha1 is not {w.sha1}', file=sys.stderr)
     if w.source.kind == 'recipe':  # a rerun here that was close but not byte for byte (gluonzoo.standin)
-        from . import standin
-        found = standin.find(w, root)
+        found = find_standin(w, root)
         if found:
-            warnings.warn(standin.describe(w, found[1]), stacklevel=2)
+            warnings.warn(_describe_standin(w, found[1]), stacklevel=2)
             return found[0]
     _ensure_writable(root)
     with _lock(cached + '.lock', fname):
@@ -160,6 +160,38 @@ def _remove_stale_temps(root, stem):
     for path in glob.glob(os.path.join(glob.escape(root), f'.{glob.escape(stem)}-*.part')):
         os.remove(path)
         print(f'gluonzoo: removed {path}, left by an interrupted fetch', file=sys.stderr)
+
+
+# -- local stand-ins for trained checkpoints (written by gluonzoo.standin; read here, where every load passes) -----
+STANDIN_NOTE = '.standin.json'
+
+
+def standin_note_path(w, root=None):
+    return os.path.join(cache_root(root), w.file_stem + STANDIN_NOTE)
+
+
+def find_standin(w, root=None):
+    """(path, note) of the local stand-in for record `w` in the cache, or None. A note whose file is gone or has
+    other bytes than it says is ignored, with a line saying so."""
+    path = standin_note_path(w, root)
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        note = json.load(f)
+    weights = os.path.join(os.path.dirname(path), note['file'])
+    if note.get('stands_in_for') != w.sha1 or not os.path.isfile(weights) or file_hash(weights) != note['sha1']:
+        print(f'gluonzoo: ignoring {path}: its file {note.get("file")} is missing or altered', file=sys.stderr)
+        return None
+    return weights, note
+
+
+def _describe_standin(w, note):
+    """One line: what is loaded instead of the published file, and why that is acceptable."""
+    metrics = ', '.join(f'{m} {got:.4f} vs {logged:.4f} logged (tolerance {tol})'
+                        for m, logged, got, tol in note['metrics'])
+    return (f'{w.name}: using the local rebuild {note["file"]} in place of the published {w.sha1[:8]}: its rerun '
+            f'here did not reproduce {w.log} byte for byte ({note["differences"][0]}); {metrics} '
+            f'(provenance: {standin_note_path(w)})')
 
 
 def _ensure_writable(root):
