@@ -43,7 +43,8 @@ def _text(text, what='text'):
     if not isinstance(text, str):
         raise BadInputError(f'{what} must be a str or UTF-8 bytes, not {type(text).__name__}')
     try:  # a lone surrogate ('\ud800', e.g. from a bad surrogateescape decode) crashes both libraries (tests/fuzz)
-        text.encode('utf-8')
+        if not text.isascii():  # ASCII has no surrogates: the common case pays no extra pass
+            text.encode('utf-8')
     except UnicodeEncodeError as e:
         raise BadInputError(f'{what} holds {text[e.start]!r} at character {e.start}, which is not Unicode text '
                             '(a lone surrogate); clean it first, e.g. with .encode("utf-8", "replace")') from None
