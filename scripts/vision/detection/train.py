@@ -1,7 +1,7 @@
 """Train an object detector (SSD, YOLOv3, CenterNet) with the gluonzoo engine; the recipe of the `*_scenes`
 checkpoints, and fine-tuning of any zoo detector on your own VOC or COCO folder.
 
-    python scripts/vision/detection/train.py --out out/scenes                       # SSD-128 MobileNetV2, scenes
+    python scripts/vision/detection/train.py --out out/scenes_digits                # SSD-128 MobileNetV2, digit scenes
     python scripts/vision/detection/train.py --model ssd_512_mobilenet1.0_voc --pretrained 1 \
         --dataset voc:path/to/VOC --out out/mine                                     # fine-tune on your data
 
@@ -15,7 +15,7 @@ import sys
 os.environ.setdefault('MXNET_ENFORCE_DETERMINISM', '1')
 os.environ.setdefault('MXNET_CUDNN_AUTOTUNE_DEFAULT', '0')
 
-DEFAULTS = {'model': 'ssd_128_mobilenetv2_1.0_scenes', 'dataset': 'scenes', 'optimizer': 'sgd', 'lr': 0.01,
+DEFAULTS = {'model': 'ssd_128_mobilenetv2_1.0_scenes', 'dataset': 'scenes_digits', 'optimizer': 'sgd', 'lr': 0.01,
             'momentum': 0.9, 'wd': 4e-5, 'batch_size': 16, 'epochs': 8, 'lr_mode': 'cosine', 'warmup_epochs': 0.5}
 
 
