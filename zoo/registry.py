@@ -294,6 +294,9 @@ def load_checkpoint(net, path, ctx):
         raise BadInputError(f'{path} is not a readable MXNet parameter file: {str(e).splitlines()[0]}') from None
     loaded = {k.split(':', 1)[-1]: v for k, v in loaded.items()}  # 'arg:'/'aux:' prefixes of exported files
     params = net._collect_params_with_prefix()
+    if loaded and not any('.' in k for k in loaded):  # keyed by full Gluon names (GluonCV's pruned nets), as MXNet's
+        structural = {p.name: k for k, p in params.items()}  # own load_parameters accepts them
+        loaded = {structural.get(k, k): v for k, v in loaded.items()}
     missing, extra = sorted(set(params) - set(loaded)), sorted(set(loaded) - set(params))
     if missing or extra:
         raise BadInputError(f'{path} does not fit {type(net).__name__}: missing {missing[:3]}, '

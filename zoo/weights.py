@@ -75,6 +75,7 @@ class Weights:
     paper: Optional[str] = None
     default: bool = False
     input_shape: Tuple[int, ...] = (1, 3, 224, 224)
+    store_name: Optional[str] = None  # the source's own file name when it is not the arch (GluonCV: hrnet_w18_cls)
 
     def __post_init__(self):
         for f in ('metrics', 'preprocess', 'config', 'check'):
@@ -105,8 +106,9 @@ class Weights:
 
     @property
     def file_stem(self):
-        """GluonCV's file name without extension: `{arch}-{sha1[:8]}`, so its caches and mirrors work as they are."""
-        return f'{self.arch}-{self.sha1[:8]}'
+        """GluonCV's file name without extension: `{arch}-{sha1[:8]}` (`store_name` for the arch where the source
+        names it otherwise), so its caches and mirrors work as they are."""
+        return f'{self.store_name or self.arch}-{self.sha1[:8]}'
 
     def problems(self):
         """What is malformed in this record (empty when it is well formed)."""
