@@ -127,3 +127,17 @@ register_task(Task('image-classification', 'vision', IMAGE_PREPROCESS, _image_in
                    command='predict'))
 register_task(Task('object-detection', 'vision', IMAGE_PREPROCESS, _image_inputs, _check_detections,
                    has_classes=True, transforms=_transforms, check_record=_check_image_record, command='detect'))
+
+
+def _check_score_maps(outputs, inputs, classes):
+    """A semantic segmentation net's per-pixel class scores (N, classes, h, w), h x w the input's size or a stride
+    of it (GluonCV's HRNet `_s` score at stride 4)."""
+    import numpy as np
+    assert len(outputs) == 1, f'a segmentation net returns one score map, not {len(outputs)} outputs'
+    y, n = outputs[0], inputs[0].shape[0]
+    assert y.ndim == 4 and y.shape[:2] == (n, classes), f'scores of shape {y.shape}, expected ({n}, {classes}, h, w)'
+    assert np.isfinite(y.asnumpy()).all(), 'scores are not all finite'
+
+
+register_task(Task('semantic-segmentation', 'vision', IMAGE_PREPROCESS, _image_inputs, _check_score_maps,
+                   has_classes=True, transforms=_transforms, check_record=_check_image_record))

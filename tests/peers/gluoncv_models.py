@@ -1,5 +1,6 @@
-"""(peers venv) For each job {name, shape, kwargs}: build the GluonCV model with random weights and random BN
-statistics, save its parameters, a seeded input and its output to OUT/<name>.params and OUT/<name>.npz."""
+"""(peers venv) For each job {name, shape, kwargs, file}: build the GluonCV model with random weights and random BN
+statistics, save its parameters, a seeded input and its output to OUT/<file or name>.params and .npz (`y` the
+output; a model with several also has them as y0, y1, ...)."""
 import json
 import os
 import sys
@@ -22,9 +23,12 @@ def main(out, jobs):
             if pname.endswith(('running_mean', 'running_var', 'beta', 'gamma')):  # make BN mapping errors visible
                 lo = 0.5 if pname.endswith(('running_var', 'gamma')) else -0.5
                 p.set_data(mx.nd.array(np.random.uniform(lo, lo + 1.0, size=p.shape).astype('float32')))
-        y = net(x)
-        net.save_parameters(os.path.join(out, f'{name}.params'))
-        np.savez(os.path.join(out, f'{name}.npz'), x=x.asnumpy(), y=y.asnumpy())
+        ys = net(x)
+        ys = list(ys) if isinstance(ys, (list, tuple)) else [ys]  # several outputs (aux heads, feature maps): y0, y1..
+        stem = job.get('file', name)  # the same model with other kwargs needs another file name
+        net.save_parameters(os.path.join(out, f'{stem}.params'))
+        np.savez(os.path.join(out, f'{stem}.npz'), x=x.asnumpy(), y=ys[0].asnumpy(),
+                 **{f'y{i}': y.asnumpy() for i, y in enumerate(ys)})
         print(name, flush=True)
 
 

@@ -24,9 +24,11 @@ def test_sha1s_are_gluoncvs(model_store):
     assert len(GLUONCV_RECORDS) >= 60
     for name in GLUONCV_RECORDS:
         w = gz.get_weights(name)
-        assert model_store[w.arch] == w.sha1, name
+        assert model_store[w.store_name or w.arch] == w.sha1, name
         assert w.source.kind == 'mirror' and w.source.url == GLUONCV_REPO
-        assert w.file_stem == f'{w.arch}-{w.sha1[:8]}'  # GluonCV's file name, so its caches and mirrors work
+        # GluonCV's file name, so its caches and mirrors work; its own name for a model only where it differs
+        assert w.file_stem == f'{w.store_name or w.arch}-{w.sha1[:8]}'
+        assert w.store_name is None or w.store_name not in gz.list_models(), name
 
 
 def test_published_metrics_belong_to_the_same_checkpoint():
@@ -41,13 +43,22 @@ def test_published_metrics_belong_to_the_same_checkpoint():
     assert gz.get_weights('resnet50_v1d.gluoncv').metrics['top1'] == 79.15
 
 
+#: (resize, crop, interp) where GluonCV evaluates at another size than 256 -> 224 bilinear: the 299-pixel nets
+#: (train_imagenet.py --input-size 299, resize = ceil(299 / 0.875)), and ResNeSt's own crop sizes (the ResNeSt
+#: repository's README table and scripts/gluon/verify.py; 416 is a bicubic resize of the centre 416/448)
+EVAL_SIZES = {'inceptionv3': (342, 299, 'linear'), 'xception': (342, 299, 'linear'),
+              'resnest101': (293, 256, 'linear'), 'resnest200': (366, 320, 'linear'),
+              'resnest269': (448, 416, 'cubic')}
+
+
 def test_gluoncv_records_preprocess_like_gluoncv():
     for name in GLUONCV_RECORDS:
-        pre = gz.get_weights(name).preprocess
+        w = gz.get_weights(name)
+        pre = w.preprocess
         if name.startswith('cifar'):
             continue
-        assert pre['interp'] == 'linear' and pre['mean'] == (0.485, 0.456, 0.406)
-        assert (pre['resize'], pre['crop']) == ((342, 299) if name.startswith('inception') else (256, 224))
+        assert pre['mean'] == (0.485, 0.456, 0.406)
+        assert (pre['resize'], pre['crop'], pre['interp']) == EVAL_SIZES.get(w.arch, (256, 224, 'linear')), name
 
 
 def test_docs_name_every_vision_family():

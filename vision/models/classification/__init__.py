@@ -4,3 +4,7 @@ from . import mobilenet  # noqa: F401
 from . import alexnet, darknet, densenet, efficientnet, inception, mobilenetv1, mobilenetv3  # noqa: F401
 from . import resnet, resnetv1b, resnext, squeezenet, vgg  # noqa: F401
 from . import cifar_resnet  # noqa: F401
+from . import cifar_resnext, residual_attention, senet  # noqa: F401
+from . import hrnet  # noqa: F401
+from . import dla, googlenet, resnest  # noqa: F401
+from . import nasnet, shufflenet, xception  # noqa: F401
