@@ -39,6 +39,17 @@ def one_line(e):
     return (str(e).splitlines() or [type(e).__name__])[0][:160].replace('|', '/')
 
 
+def _last_words(stderr):
+    """The last line of a CLI's stderr that says something: OpenCV ends its errors with a bare '> ' line, and puts
+    the cause (e.g. 'Unsupported ReduceSum operation of opset 13') on the one before, after its source location."""
+    lines = [line.strip('> ').strip() for line in stderr.splitlines()]
+    lines = [line for line in lines if line]
+    if not lines:
+        return ''
+    last = lines[-1]
+    return last.rsplit(' error: ', 1)[-1].split(') ', 1)[-1] if 'OpenCV(' in last else last
+
+
 def ort_python(name):
     import mxnet as mx
     import gluonzoo as gz
@@ -103,7 +114,7 @@ def services(name, build):
         for runtime, cmd in runs.items():
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
             if p.returncode != 0:
-                out[runtime] = f'fail: {one_line(p.stderr.strip().splitlines()[-1] if p.stderr.strip() else p.returncode)}'
+                out[runtime] = f'fail: {one_line(_last_words(p.stderr) or p.returncode)}'
                 continue
             top = json.loads(p.stdout.splitlines()[0])['topk']
             dp = max(abs(t['prob'] - prob[t['index']]) for t in top)
@@ -157,7 +168,7 @@ def detector_services(name, build):
             cmd = make(files[target]) + ['--threshold', str(THRESHOLD), '--detect'] + DETECT_PHOTOS
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
             if p.returncode != 0:
-                out[runtime] = f'fail: {one_line(p.stderr.strip().splitlines()[-1] if p.stderr.strip() else p.returncode)}'
+                out[runtime] = f'fail: {one_line(_last_words(p.stderr) or p.returncode)}'
                 continue
             try:
                 lines = [json.loads(x) for x in p.stdout.splitlines() if x.startswith('[')]
