@@ -4,7 +4,15 @@ Blocks here have no parameters of their own or name their children the way Gluon
 that uses them keeps GluonCV's structural parameter names (`features.3.body.0.weight`). Box, anchor, NMS and RoI
 operations live in vision/ops/; the classifier base class in models/classification/base.py.
 """
+import functools
+
 from mxnet.gluon import nn
+
+
+def norm_factory(norm_layer=None, norm_kwargs=None, **defaults):
+    """GluonCV's `norm_layer` / `norm_kwargs` pair as one callable that makes a norm layer: `norm_layer` (BatchNorm
+    when None) with the family's `defaults`, which `norm_kwargs` override; a call may add more (in_channels=...)."""
+    return functools.partial(norm_layer or nn.BatchNorm, **{**defaults, **(norm_kwargs or {})})
 
 
 # -- activations (parameter-free) ---------------------------------------------------------------------------------

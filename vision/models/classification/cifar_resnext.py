@@ -9,10 +9,11 @@ pool, one Dense head; parameter paths are GluonCV's (`features.3.0.body.0.weight
 from mxnet.gluon import nn
 
 from ....registry import register_model
+from ...layers import norm_factory
 from ...meta import CIFAR10, CIFAR10_EVAL
 from ._gluoncv import gluoncv_weights
 from .base import Classifier, Stage
-from .senet import ResNeXtBlock, norm_factory
+from .senet import ResNeXtBlock
 
 
 # -- model --------------------------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ head after the second stage and makes the net return (logits, aux logits); Gluon
 is off, since a classifier returns one array of logits and no checkpoint needs the head. `norm_layer` /
 `norm_kwargs` are GluonCV's: a BatchNorm class (e.g. SyncBatchNorm) and its keyword arguments.
 """
-import functools
 import math
 
 import mxnet as mx
@@ -19,6 +18,7 @@ from mxnet.gluon import nn
 from ....errors import BadInputError
 from ....heads import reset_head
 from ....registry import register_model
+from ...layers import norm_factory
 from .base import Classifier, Stage
 
 
@@ -187,7 +187,7 @@ class NASNet(Classifier):
         if repeat < 2 or filters % 2 or (filters // filters_multiplier) % 2:
             raise ValueError(f'NASNet needs repeat >= 2 (got {repeat!r}) and penultimate_filters // 24 and that '
                              f'// filters_multiplier even (got {penultimate_filters!r}, {filters_multiplier!r})')
-        norm = functools.partial(norm_layer, **{'momentum': 0.1, 'epsilon': 0.001, **(norm_kwargs or {})})
+        norm = norm_factory(norm_layer, norm_kwargs, momentum=0.1, epsilon=0.001)
         self.in_channels = in_channels
         with self.name_scope():
             self.conv0 = nn.HybridSequential(prefix='')
@@ -204,7 +204,7 @@ class NASNet(Classifier):
                 setattr(self, f'norm_{i + 1}', stage)
             self.out_aux = None
             if use_aux:
-                aux_norm = functools.partial(norm_layer, **{'epsilon': 0.001, **(norm_kwargs or {})})
+                aux_norm = norm_factory(norm_layer, norm_kwargs, epsilon=0.001)
                 self.out_aux = nn.HybridSequential(prefix='')
                 self.out_aux.add(nn.Conv2D(filters // 3, 1, use_bias=False), aux_norm(), nn.Activation('relu'),
                                  nn.Conv2D(2 * filters, 5, use_bias=False), aux_norm(), nn.Activation('relu'),

@@ -9,12 +9,12 @@ back to fixed sizes, so each net takes one input size only. Block and child name
 stem, the attention modules' branches and the head's BN, but not the residual blocks between the modules nor the
 modules' skip and last blocks, which always use BatchNorm.
 """
-import functools
 
 from mxnet.gluon import nn
 
 from ....registry import register_model
-from .base import Classifier, Stage
+from ...layers import norm_factory
+from .base import Classifier, last_per_stride
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ class ResidualAttentionNet(Classifier):
                              f'{sorted(_INPUTS)}, not {depth!r} and {input_size!r}')
         modules, scale = _DEPTHS[depth]
         (stem, kernel, stride, pad, pool), widths, stride4, sizes, head_pool = _INPUTS[input_size]
-        bn = functools.partial(norm_layer or nn.BatchNorm, **(norm_kwargs or {}))
+        bn = norm_factory(norm_layer, norm_kwargs)
         self.in_channels, self.fixed_input = in_channels, (input_size, input_size)
         with self.name_scope():
             self.conv1 = nn.HybridSequential(prefix='')
@@ -147,11 +147,11 @@ class ResidualAttentionNet(Classifier):
             self.mpool2.add(bn(), nn.Activation('relu'), nn.AvgPool2D(head_pool, 1))
             self.fc = nn.Conv2D(classes, 1)
         side = 4 if pool else 1
-        taps = [Stage('conv1', stem, stride)] + \
-            [Stage(f'attention_module{i + 1}', w, side * 2 ** i) for i, w in enumerate(widths[:3])] + \
-            [Stage('residual_block6', widths[3], side * 2 ** (3 if stride4 == 2 else 2))]
         # one map a stride, the deepest (CIFAR's stem and last stages keep the stride of the stage before)
-        self.feature_info = [t for i, t in enumerate(taps) if i + 1 == len(taps) or taps[i + 1].stride != t.stride]
+        self.feature_info = last_per_stride(
+            [('conv1', stem, stride)] +
+            [(f'attention_module{i + 1}', w, side * 2 ** i) for i, w in enumerate(widths[:3])] +
+            [('residual_block6', widths[3], side * 2 ** (3 if stride4 == 2 else 2))])
 
     def stages(self):
         names = ['conv1'] + (['mpool1'] if self.mpool1 is not None else []) + \

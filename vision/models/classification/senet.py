@@ -8,13 +8,12 @@ Layout: blocks -> model -> weights records -> registered builders. Both nets sta
 wide, SE always), its 3x3 projection shortcuts, a ceil-mode stem pool without padding and dropout before the head.
 `norm_layer` / `norm_kwargs` are GluonCV's: a BatchNorm class (e.g. SyncBatchNorm) and its keyword arguments.
 """
-import functools
 import math
 
 from mxnet.gluon import nn
 
 from ....registry import register_model
-from ...layers import SEGate
+from ...layers import SEGate, norm_factory
 from ._gluoncv import gluoncv_weights
 from .base import Classifier, Stage
 
@@ -56,11 +55,6 @@ class ResNeXtBlock(nn.HybridBlock):
             out = self.se(out)
         residual = self.downsample(x) if self.downsample is not None else x
         return F.Activation(out + residual, act_type='relu')
-
-
-def norm_factory(norm_layer, norm_kwargs):
-    """GluonCV's `norm_layer` / `norm_kwargs` pair as one callable making a norm layer (extra kwargs allowed)."""
-    return functools.partial(norm_layer or nn.BatchNorm, **(norm_kwargs or {}))
 
 
 # -- model --------------------------------------------------------------------------------------------------------

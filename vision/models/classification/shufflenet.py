@@ -7,11 +7,11 @@ builders accept `norm_layer` / `norm_kwargs` but build plain BatchNorm whatever 
 `groups` but builds 3: here both take effect (a BatchNorm class with its kwargs; groups 1, 2 or 3, the paper's
 widths), and the defaults are GluonCV's nets.
 """
-import functools
 
 from mxnet.gluon import nn
 
 from ....registry import register_model
+from ...layers import norm_factory
 from .base import Classifier, Stage
 
 
@@ -95,7 +95,7 @@ _V2_WIDTHS = (116, 232, 464)  # 1x
 
 
 def _norm(norm_layer, norm_kwargs):
-    return functools.partial(norm_layer, **{'epsilon': 1e-5, 'momentum': 0.9, **(norm_kwargs or {})})
+    return norm_factory(norm_layer, norm_kwargs, epsilon=1e-5, momentum=0.9)
 
 
 def _stage(units):

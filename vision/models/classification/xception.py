@@ -8,11 +8,11 @@ xception71 strides twice in its three-block `block2` and again in `block3` and `
 64 at output_stride=32, kept as it is, since its parameter files and outputs are what this matches.
 `norm_layer` / `norm_kwargs` are GluonCV's: a BatchNorm class (e.g. SyncBatchNorm) and its keyword arguments.
 """
-import functools
 
 from mxnet.gluon import nn
 
 from ....registry import register_model
+from ...layers import norm_factory
 from ...meta import IMAGENET_299
 from ._gluoncv import gluoncv_weights
 from .base import Classifier, last_per_stride
@@ -94,7 +94,7 @@ class Xception(Classifier):
         if output_stride not in _OUTPUT_STRIDE:
             raise ValueError(f'Xception output_stride {output_stride!r} is not one of {sorted(_OUTPUT_STRIDE)}')
         stride3, stride20, mid_dilation, exit_dilation = _OUTPUT_STRIDE[output_stride]
-        norm = functools.partial(norm_layer, **(norm_kwargs or {}))
+        norm = norm_factory(norm_layer, norm_kwargs)
         self.in_channels = in_channels
         with self.name_scope():
             for i in range(1, 8):
