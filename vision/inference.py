@@ -1,5 +1,5 @@
-"""Inference with zoo models on images: `classify` (the path behind `gluonzoo predict`, the demo and `verify`) and
-`detect` (behind `gluonzoo detect`)."""
+"""Inference with zoo models on images: `classify` (the path behind `gluonzoo predict`, the demo and `verify`),
+`detect` (behind `gluonzoo detect`) and `segment` (behind `gluonzoo segment`)."""
 import numpy as np
 
 from ..errors import BadInputError
@@ -60,4 +60,29 @@ def detect(net, images, threshold=0.5, preprocess=None):
         scale = np.array([img.shape[1] / w, img.shape[0] / h] * 2)
         results.append([(labels[int(i)] if labels else str(int(i)), float(s), [float(v) for v in b * scale])
                         for i, s, b in zip(ids[:, 0], scores[:, 0], boxes) if i >= 0 and s >= threshold])
+    return results
+
+
+def segment(net, images, preprocess=None):
+    """Per image (a path or an RGB array), its class-id map (H, W) int32 at the image's own size: the argmax of a
+    semantic segmentation net's scores for the picture preprocessed as `net.weights` says (GluonCV's: the picture
+    as it is, normalized) or as an explicit `preprocess` says. Nets with `predict` (FCN, PSPNet, DeepLab) score at
+    the input's size; the others' first output (HRNet `_s`: stride 4), and any map a record's resize made
+    smaller or larger, is resized to the image bilinearly before the argmax."""
+    import mxnet as mx
+    transform, pre = _transform(net, preprocess)
+    if pre.get('crop') is not None:
+        raise BadInputError(f'preprocess crop={pre["crop"]} cuts the image: segment() labels every pixel of it')
+    if pre.get('layout') == 'NHWC':
+        raise BadInputError('segment() feeds NCHW pictures: a record with layout NHWC is not a segmentation net\'s')
+    ctx = _ctx(net)
+    results = []
+    for image in images:  # one at a time: each picture is scored at its own size, as GluonCV's demo does
+        img = read_image(image) if not isinstance(image, np.ndarray) else image
+        x = mx.nd.array(transform(img)[None], ctx=ctx)
+        scores = net.predict(x) if callable(getattr(net, 'predict', None)) else net(x)
+        scores = scores[0] if isinstance(scores, (tuple, list)) else scores
+        if scores.shape[2:] != img.shape[:2]:
+            scores = mx.nd.contrib.BilinearResize2D(scores, height=img.shape[0], width=img.shape[1])
+        results.append(scores[0].argmax(axis=0).asnumpy().astype(np.int32))
     return results

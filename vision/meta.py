@@ -20,6 +20,9 @@ DIGITS = class_names('digits')
 VOC = class_names('voc')  # Pascal VOC's 20 object classes (GluonCV's VOCDetection.CLASSES order)
 COCO = class_names('coco')  # COCO's 80 object classes (GluonCV's COCODetection.CLASSES order)
 DARKNET_COCO = class_names('coco_darknet')  # the same 80 in darknet's coco.names order and spelling (motorbike, ...)
+VOC_SEGMENTATION = class_names('voc_segmentation')  # background + VOC's 20, GluonCV's VOC/COCO segmentation labels
+ADE20K = class_names('ade20k')  # ADE20K's 150 scene-parsing classes (GluonCV's ADE20KSegmentation.CLASSES)
+CITYSCAPES = class_names('cityscapes')  # Cityscapes' 19 evaluated classes (GluonCV's CitySegmentation.CLASSES)
 
 IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
 CIFAR_MEAN, CIFAR_STD = (0.4914, 0.4822, 0.4465), (0.2023, 0.1994, 0.2010)
@@ -35,3 +38,10 @@ CIFAR10_EVAL = dict(resize=32, crop=32, mean=CIFAR_MEAN, std=CIFAR_STD, layout='
 FASHION_MNIST_MEAN, FASHION_MNIST_STD = (0.2860,), (0.3530,)
 FASHION_MNIST_EVAL = dict(resize=28, crop=28, mean=FASHION_MNIST_MEAN, std=FASHION_MNIST_STD, layout='NCHW',
                           color='grey', scale=1 / 255.0)
+
+#: COCO's 17 person keypoints in heatmap-channel order (GluonCV's COCOKeyPoints.KEYPOINTS)
+COCO_KEYPOINTS = ('nose', 'left_eye', 'right_eye', 'left_ear', 'right_ear', 'left_shoulder', 'right_shoulder',
+                  'left_elbow', 'right_elbow', 'left_wrist', 'right_wrist', 'left_hip', 'right_hip', 'left_knee',
+                  'right_knee', 'left_ankle', 'right_ankle')
+#: the keypoint channels a horizontal flip swaps (GluonCV's COCOKeyPoints.joint_pairs)
+COCO_FLIP_PAIRS = ((1, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 12), (13, 14), (15, 16))

@@ -119,9 +119,38 @@ def _detect(args):
     return detect(args)
 
 
+def _segment_args(parser):
+    parser.add_argument('name', help='a semantic segmentation net (arch or arch.tag), e.g. fcn_resnet101_voc')
+    parser.add_argument('images', nargs='+', help='image files (anything OpenCV decodes), each run at its own size')
+    parser.add_argument('--out', help='a folder for <image stem>.png (the class map over the picture), '
+                        '<stem>.classes.png (class ids, a palette PNG) and <stem>.json')
+
+
+def _segment(args):
+    from .commands import segment
+    return segment(args)
+
+
+def _pose_args(parser):
+    parser.add_argument('detector', help='a detector with a person class (arch or arch.tag), e.g. '
+                        'yolo3_mobilenet1.0_coco')
+    parser.add_argument('pose', help='a pose estimation net (arch or arch.tag), e.g. simple_pose_resnet18_v1b')
+    parser.add_argument('images', nargs='+', help='image files (anything OpenCV decodes)')
+    parser.add_argument('--threshold', type=float, default=0.5, help='the lowest person score kept (default 0.5)')
+    parser.add_argument('--out', help='a folder for <image stem>.png (boxes and skeletons) and <stem>.json')
+
+
+def _pose(args):
+    from .commands import pose
+    return pose(args)
+
+
 register_command(Command('predict', 'classify images: top-k labels with probabilities', _predict_args, _predict))
 register_command(Command('detect', 'find objects: class, score and box of each (and annotated pictures)',
                          _detect_args, _detect))
+register_command(Command('segment', 'label every pixel: the classes in each image (and class-map pictures)',
+                         _segment_args, _segment))
+register_command(Command('pose', 'find people and their 17 joints (and skeleton pictures)', _pose_args, _pose))
 register_task(Task('image-classification', 'vision', IMAGE_PREPROCESS, _image_inputs, _check_logits,
                    has_classes=True, transforms=_transforms, check_record=_check_image_record, verify=_verify_photos,
                    command='predict'))
@@ -130,14 +159,47 @@ register_task(Task('object-detection', 'vision', IMAGE_PREPROCESS, _image_inputs
 
 
 def _check_score_maps(outputs, inputs, classes):
-    """A semantic segmentation net's per-pixel class scores (N, classes, h, w), h x w the input's size or a stride
-    of it (GluonCV's HRNet `_s` score at stride 4)."""
+    """A semantic segmentation net's per-pixel class scores (N, classes, h, w), h x w the input's size, GluonCV's
+    `crop_size` or a stride of it (HRNet `_s` scores at stride 4); GluonCV's FCN/PSPNet/DeepLab built with
+    `aux=True` return the auxiliary head's map of the same shape after the main one."""
     import numpy as np
-    assert len(outputs) == 1, f'a segmentation net returns one score map, not {len(outputs)} outputs'
+    assert len(outputs) in (1, 2), f'a segmentation net returns a score map (and an auxiliary one), not ' \
+                                   f'{len(outputs)} outputs'
+    n = inputs[0].shape[0]
+    for y in outputs:
+        assert y.ndim == 4 and y.shape[:2] == (n, classes), \
+            f'scores of shape {y.shape}, expected ({n}, {classes}, h, w)'
+        assert np.isfinite(y.asnumpy()).all(), 'scores are not all finite'
+    assert len({y.shape for y in outputs}) == 1, f'main and auxiliary maps differ: {[y.shape for y in outputs]}'
+
+
+def _check_heatmaps(outputs, inputs, classes):
+    """A top-down pose net's joint heatmaps (N, joints, h, w) for N person crops (GluonCV's SimplePose/MobilePose:
+    h x w a quarter of the crop); the joint names are the record's `config['joints']` (vision/meta.py)."""
+    import numpy as np
+    assert len(outputs) == 1, f'a pose net returns one heatmap array, not {len(outputs)} outputs'
     y, n = outputs[0], inputs[0].shape[0]
-    assert y.ndim == 4 and y.shape[:2] == (n, classes), f'scores of shape {y.shape}, expected ({n}, {classes}, h, w)'
-    assert np.isfinite(y.asnumpy()).all(), 'scores are not all finite'
+    assert y.ndim == 4 and y.shape[0] == n, f'heatmaps of shape {y.shape}, expected ({n}, joints, h, w)'
+    assert np.isfinite(y.asnumpy()).all(), 'heatmaps are not all finite'
 
 
 register_task(Task('semantic-segmentation', 'vision', IMAGE_PREPROCESS, _image_inputs, _check_score_maps,
+                   has_classes=True, transforms=_transforms, check_record=_check_image_record, command='segment'))
+register_task(Task('pose-estimation', 'vision', IMAGE_PREPROCESS, _image_inputs, _check_heatmaps,
+                   transforms=_transforms, check_record=_check_image_record, command='pose'))
+
+
+def _check_instances(outputs, inputs, classes):
+    """GluonCV's Mask R-CNN output: a detector's (ids, scores, boxes), padded with -1, then masks (N, K, M, M), each
+    detection's M x M mask probabilities over its box."""
+    assert len(outputs) == 4, f'an instance segmentation net returns (ids, scores, bboxes, masks), not ' \
+                              f'{len(outputs)} outputs'
+    _check_detections(outputs[:3], inputs, classes)
+    masks, ids = outputs[3].asnumpy(), outputs[0]
+    assert masks.ndim == 4 and masks.shape[:2] == ids.shape[:2] and masks.shape[2] == masks.shape[3], \
+        f'masks of shape {masks.shape}, want {ids.shape[:2]} + (M, M)'
+    assert ((masks >= 0) & (masks <= 1)).all(), 'mask probabilities outside [0, 1] (or not finite)'
+
+
+register_task(Task('instance-segmentation', 'vision', IMAGE_PREPROCESS, _image_inputs, _check_instances,
                    has_classes=True, transforms=_transforms, check_record=_check_image_record))

@@ -82,3 +82,153 @@ def plot_bbox(img, bboxes, scores, ids, class_names, thresh=0.5, path=None):
     if path is not None:
         _write_png(pic, path)
     return pic
+
+
+# -- segmentation and pose (GluonCV's get_color_pallete, plot_mask, plot_keypoints) -------------------------------
+def _voc_palette():
+    """PASCAL VOC's 256 colors, (256, 3) uint8: the bits of a class id dealt out to R, G, B from the high bit
+    down (id 1 dark red, 15 person pink, 255 the 'void' cream)."""
+    ids = np.arange(256)
+    out = np.zeros((256, 3), np.int64)
+    for bit in range(8):
+        for channel in range(3):
+            out[:, channel] |= ((ids >> (3 * bit + channel)) & 1) << (7 - bit)
+    return out.astype(np.uint8)
+
+
+#: what GluonCV's get_color_pallete(ids, 'pascal_voc') puts in its palette, and plot_mask's colors of class ids
+VOC_PALETTE = _voc_palette()
+
+#: GluonCV's COCO skeleton: the joint pairs plot_keypoints joins (indices into meta.COCO_KEYPOINTS)
+COCO_SKELETON = ((0, 1), (1, 3), (0, 2), (2, 4), (5, 6), (5, 7), (7, 9), (6, 8), (8, 10), (5, 11), (6, 12), (11, 12),
+                 (11, 13), (12, 14), (13, 15), (14, 16))
+
+
+def _picture(img):
+    """An RGB uint8 copy of a path or an array."""
+    return np.array(as_rgb(read_image(img) if not isinstance(img, np.ndarray) else img), np.uint8)
+
+
+def _array(a):
+    return np.asarray(a.asnumpy() if hasattr(a, 'asnumpy') else a)
+
+
+def class_colors(ids):
+    """RGB uint8 (..., 3) of class ids: VOC's palette for 0-255 (-1 is drawn as 255, GluonCV's 'void'), a
+    golden-ratio hue (plot_bbox's) above.
+
+    >>> class_colors(np.array([[0, 1], [15, -1]])).tolist()
+    [[[0, 0, 0], [128, 0, 0]], [[192, 128, 128], [224, 224, 192]]]
+    """
+    ids = np.where(_array(ids) == -1, 255, _array(ids)).astype(np.int64)
+    out = VOC_PALETTE[np.clip(ids, 0, 255)]
+    for i in np.unique(ids[(ids > 255) | (ids < 0)]):
+        out[ids == i] = _color(int(i))
+    return out
+
+
+def plot_mask(img, masks, alpha=0.5, path=None):
+    """An RGB uint8 copy of `img` (a path or an RGB array) with masks blended in at `alpha`: either a class-id map
+    (H, W) of a semantic segmentation net, each class in its VOC palette color and the ignored ids (-1, 255) left
+    as they are, or instance masks (K, H, W) (Mask R-CNN's paste_masks; nonzero = inside), one color an instance.
+    The masks must have the picture's height and width. With `path`, also written there as PNG.
+
+    >>> plot_mask(np.full((2, 3, 3), 200, np.uint8), np.array([[0, 1, 255], [-1, 15, 0]]))[:, :, 0].tolist()
+    [[100, 164, 200], [200, 196, 100]]
+    """
+    from ..errors import BadInputError
+    pic = _picture(img)
+    m = _array(masks)
+    if m.ndim not in (2, 3) or m.shape[-2:] != pic.shape[:2]:
+        raise BadInputError(f'plot_mask takes a class-id map (H, W) or instance masks (K, H, W) of the picture\'s '
+                            f'size {pic.shape[0]}x{pic.shape[1]}, got an array of shape {m.shape}: resize the '
+                            f'masks to the picture (or give the picture they were made from)')
+    if m.ndim == 2:
+        ids = np.round(m).astype(np.int64)
+        inside = (ids != -1) & (ids != 255)
+        colors = class_colors(ids[inside])
+    else:
+        owner = np.full(pic.shape[:2], -1)
+        for k, mask in enumerate(m):  # a later instance is drawn over an earlier one, as GluonCV's loop does
+            owner[mask > 0] = k
+        inside = owner >= 0
+        colors = np.array([_color(k) for k in range(len(m))], np.float64).reshape(-1, 3)[owner[inside]]
+    pic[inside] = np.round(pic[inside] * (1 - alpha) + colors * alpha).astype(np.uint8)
+    if path is not None:
+        _write_png(pic, path)
+    return pic
+
+
+def _png_chunk(kind, data):
+    import zlib
+    return len(data).to_bytes(4, 'big') + kind + data + zlib.crc32(kind + data).to_bytes(4, 'big')
+
+
+def segment_palette_png(ids, path):
+    """Write a class-id map (H, W) as an 8-bit palette PNG with VOC's colors (GluonCV's get_color_pallete(ids,
+    'pascal_voc').save(path)): the pixel values are the class ids, -1 stored as 255, and any viewer shows the
+    colors. OpenCV writes no palette PNGs, hence this small writer."""
+    import zlib
+    from ..errors import BadInputError
+    ids = _array(ids)
+    if ids.ndim != 2 or 0 in ids.shape:
+        raise BadInputError(f'segment_palette_png takes a class-id map (H, W), got an array of shape {ids.shape}')
+    ids = np.where(ids == -1, 255, ids)
+    if ids.min() < 0 or ids.max() > 255 or (ids != np.round(ids)).any():
+        raise BadInputError(f'class ids {ids.min()}..{ids.max()} do not fit a palette PNG (whole numbers 0-255, '
+                            f'or -1 for ignored pixels)')
+    h, w = ids.shape
+    rows = np.concatenate([np.zeros((h, 1), np.uint8), ids.astype(np.uint8)], axis=1)  # filter type 0 a row
+    png = (b'\x89PNG\r\n\x1a\n' + _png_chunk(b'IHDR', w.to_bytes(4, 'big') + h.to_bytes(4, 'big') + b'\x08\x03\0\0\0')
+           + _png_chunk(b'PLTE', VOC_PALETTE.tobytes()) + _png_chunk(b'IDAT', zlib.compress(rows.tobytes(), 6))
+           + _png_chunk(b'IEND', b''))
+    path = os.fspath(path)
+    tmp = path + '.part'
+    with open(tmp, 'wb') as f:
+        f.write(png)
+    os.replace(tmp, path)
+    return path
+
+
+def _cool(t):
+    """matplotlib's 'cool' colormap (cyan to magenta) at t in [0, 1], as RGB 0-255: GluonCV's skeleton colors."""
+    return int(round(255 * t)), int(round(255 * (1 - t))), 255
+
+
+def plot_keypoints(img, coords, confidence, class_ids, bboxes, scores, box_thresh=0.5, keypoint_thresh=0.2,
+                   path=None):
+    """An RGB uint8 copy of `img` with GluonCV's pose drawing: the person boxes (class 0 of the detector's
+    `class_ids` / `bboxes` / `scores`, a batch of one, scoring at least `box_thresh`) as plot_bbox draws them, and
+    for each of the N people of `coords` (N, 17, 2) the COCO skeleton's segments whose two joints have a
+    `confidence` (N, 17, 1) above `keypoint_thresh`, colored cyan to magenta along GluonCV's pair order, with a
+    dot on each visible joint. With `path`, also written there as PNG."""
+    from ..errors import BadInputError
+    pic = _picture(img)
+    pts = _array(coords).astype(np.float64)
+    conf = _array(confidence).astype(np.float64)
+    if pts.size == 0:
+        pts, conf = pts.reshape(0, 17, 2), conf.reshape(0, 17)
+    if pts.ndim != 3 or pts.shape[2] != 2 or conf.size != pts.shape[0] * pts.shape[1]:
+        raise BadInputError(f'plot_keypoints takes coords (N, joints, 2) and confidence (N, joints, 1), got shapes '
+                            f'{pts.shape} and {conf.shape}')
+    conf = conf.reshape(pts.shape[:2])
+    joints = pts.shape[1]
+    if joints <= max(max(p) for p in COCO_SKELETON):
+        raise BadInputError(f'plot_keypoints draws the COCO skeleton of 17 joints; got {joints} joints')
+    boxes, box_scores, ids = _numpy(bboxes, 4), _numpy(scores, 1)[:, 0], _numpy(class_ids, 1)[:, 0]
+    person = ids == 0
+    pic = plot_bbox(pic, boxes[person], box_scores[person], ids[person], ['person'], thresh=box_thresh)
+    h, w = pic.shape[:2]
+    thick = max(2, round(min(h, w) / 200))
+    visible = conf > keypoint_thresh
+    for p, seen in zip(pts, visible):
+        for k, (a, b) in enumerate(COCO_SKELETON):
+            if seen[a] and seen[b]:
+                color = _cool(k / (len(COCO_SKELETON) - 1))
+                ends = [tuple(int(round(v)) for v in p[j]) for j in (a, b)]
+                cv2.line(pic, ends[0], ends[1], color, thick, cv2.LINE_AA)
+        for j in np.flatnonzero(seen):
+            cv2.circle(pic, tuple(int(round(v)) for v in p[j]), thick + 1, (255, 255, 255), -1, cv2.LINE_AA)
+    if path is not None:
+        _write_png(pic, path)
+    return pic

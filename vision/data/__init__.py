@@ -7,7 +7,9 @@ from .digits import load_opencv_digits
 from .fashion_mnist import CLASSES as FASHION_MNIST_CLASSES, FashionMNIST, load_fashion_mnist, read_idx
 from .folder import ImageFolder, ImageNet, looks_like_image
 from .recordio import ImageRecordDataset, pack
+from .segmentation import ADE20KSegmentation, VOCSegmentation, read_mask
 
 __all__ = ['ArrayData', 'load_opencv_digits', 'load_fashion_mnist', 'read_idx', 'FASHION_MNIST_CLASSES',
            'FashionMNIST', 'ImageFolder', 'ImageNet', 'looks_like_image', 'ImageRecordDataset', 'pack',
-           'VOCDetection', 'COCODetection', 'LstDetection', 'RecordFileDetection', 'pack_detection', 'parse_label']
+           'VOCDetection', 'COCODetection', 'LstDetection', 'RecordFileDetection', 'pack_detection', 'parse_label',
+           'VOCSegmentation', 'ADE20KSegmentation', 'read_mask']

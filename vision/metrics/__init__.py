@@ -2,5 +2,7 @@
 (Pascal VOC mAP, 11-point and area; COCO mAP through pycocotools' COCOeval)."""
 from .classification import ConfusionMatrix, TopKAccuracy
 from .detection import COCODetectionMetric, VOC07MApMetric, VOCMApMetric
+from .segmentation import SegmentationMetric
 
-__all__ = ['TopKAccuracy', 'ConfusionMatrix', 'VOCMApMetric', 'VOC07MApMetric', 'COCODetectionMetric']
+__all__ = ['TopKAccuracy', 'ConfusionMatrix', 'VOCMApMetric', 'VOC07MApMetric', 'COCODetectionMetric',
+           'SegmentationMetric']

@@ -96,18 +96,25 @@ class FasterRCNN(nn.HybridBlock):
         self._clear_cached_op()
 
     def hybrid_forward(self, F, x):
-        features = self.features(x)
-        features = features if isinstance(features, (list, tuple)) else [features]
-        _, boxes = self.rpn(x, *features)  # (B, R, 4)
-        rois = batch_rois(F, boxes)
+        return self.detect(F, x)[:3]
+
+    def pool(self, F, features, rois):
+        """(R, C, h, w) features of `rois` (R, 5): RoIAlign/RoIPooling on the one map, or each RoI on its own FPN
+        level; then `top_features` when there are some."""
         if self.num_stages > 1:
             top = self._max_stage - 1 if self._max_stage > 5 else self._max_stage  # P6 only proposes
             pooled = pyramid_roi_features(F, features, rois, self._roi_size, self._strides, self._min_stage, top,
                                           self._roi_mode)
         else:
             pooled = roi_features(F, features[0], rois, self._roi_size, self._strides, self._roi_mode)
-        if self.top_features is not None:
-            pooled = self.top_features(pooled)
+        return self.top_features(pooled) if self.top_features is not None else pooled
+
+    def detect(self, F, x):
+        """(ids, scores, bboxes, the feature maps): the maps too, for Mask R-CNN to pool its detections from."""
+        features = self.features(x)
+        features = features if isinstance(features, (list, tuple)) else [features]
+        _, boxes = self.rpn(x, *features)  # (B, R, 4)
+        pooled = self.pool(F, features, batch_rois(F, boxes))
         if self.box_features is not None:
             box_features = self.box_features(pooled)
         else:
@@ -119,10 +126,11 @@ class FasterRCNN(nn.HybridBlock):
         bboxes = decode_center_offsets(F, offsets, boxes.expand_dims(1), clip=self._clip, corner_anchors=True)
         result = rows(F, ids, scores, bboxes)  # (B, C, R, 6)
         if self.force_nms:
-            return nms(F, result.reshape((0, -3, 0)), self.nms_thresh, self.nms_topk, -1, 0.0001, True)
+            return nms(F, result.reshape((0, -3, 0)), self.nms_thresh, self.nms_topk, -1, 0.0001, True) + \
+                (features,)
         # each class of each image is one NMS batch row; then back to (B, C * R, .), class by class
         out = nms(F, result.reshape((-3, 0, 0)), self.nms_thresh, self.nms_topk, -1, 0.0001)
-        return tuple(a.reshape((-4, -1, n, 0, 0)).reshape((0, -3, 0)) for a in out)
+        return tuple(a.reshape((-4, -1, n, 0, 0)).reshape((0, -3, 0)) for a in out) + (features,)
 
 
 def _predictors(classes, in_units=0, prefixes=(None, None)):
