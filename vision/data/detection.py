@@ -20,11 +20,11 @@ import xml.etree.ElementTree as ET
 
 import cv2
 import numpy as np
-from mxnet.gluon.data import Dataset
 
 from ...errors import BadInputError
 from ..image import read_image
 from ..meta import VOC
+from .pairs import ImagePairs
 from .recordio import ImageRecordDataset, packing
 
 #: label header of the files pack_detection writes: A = 4 values (A, B, image width, image height), B = 6 per object
@@ -36,21 +36,8 @@ def _names(items, limit=5):
     return ', '.join(str(i) for i in items[:limit]) + more
 
 
-class _Detection(Dataset):
-    """What every detection dataset shares: `items` (image paths), `sample(i)` (the untransformed pair) and the
-    optional `transform(image, label)`."""
-    transform = None
-
-    @property
-    def num_class(self):
-        return len(self.classes)
-
-    def __len__(self):
-        return len(self.items)
-
-    def __getitem__(self, idx):
-        img, label = self.sample(idx)
-        return self.transform(img, label) if self.transform else (img, label)
+class _Detection(ImagePairs):
+    """What every detection dataset shares: `labels` (one (N, 6) array an image) beside `items`."""
 
     def sample(self, idx):
         return read_image(self.items[idx]), self.labels[idx].copy()

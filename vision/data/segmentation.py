@@ -16,11 +16,11 @@ import warnings
 
 import cv2
 import numpy as np
-from mxnet.gluon.data import Dataset
 
 from ...errors import BadInputError
 from ..image import read_image
 from ..meta import ADE20K, VOC_SEGMENTATION
+from .pairs import ImagePairs
 
 
 def _png_header(data, path):
@@ -87,22 +87,9 @@ def read_mask(path):
     return index[inverse].reshape(key.shape).astype(np.int32)
 
 
-class _Segmentation(Dataset):
-    """What the segmentation datasets share: `items` (image paths), `masks` (mask paths), `sample(i)` (the
-    untransformed, checked pair), the optional `transform(image, mask)`, and `to_label(raw)` (the dataset's
-    mapping of mask values to class ids)."""
-    transform = None
-
-    @property
-    def num_class(self):
-        return len(self.classes)
-
-    def __len__(self):
-        return len(self.items)
-
-    def __getitem__(self, idx):
-        img, mask = self.sample(idx)
-        return self.transform(img, mask) if self.transform else (img, mask)
+class _Segmentation(ImagePairs):
+    """What the segmentation datasets share: `masks` (mask paths) beside `items`, `sample(i)` the checked pair,
+    and `to_label(raw)` (the dataset's mapping of mask values to class ids)."""
 
     def sample(self, idx):
         img = read_image(self.items[idx])

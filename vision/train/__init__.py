@@ -3,5 +3,6 @@ recipes name with --dataset (registered with gluonzoo.train.datasets)."""
 from . import datasets  # noqa: F401
 from .classification import ImageClassification
 from .detection import ObjectDetection, build_detector
+from .segmentation import SemanticSegmentation, build_segmenter
 
-__all__ = ['ImageClassification', 'ObjectDetection', 'build_detector']
+__all__ = ['ImageClassification', 'ObjectDetection', 'build_detector', 'SemanticSegmentation', 'build_segmenter']

@@ -31,7 +31,7 @@ class TrainConfig:
     lr: float = 0.1
     momentum: float = 0.9
     wd: float = 5e-4
-    lr_mode: str = 'cosine'  # 'step' | 'cosine' | 'constant'
+    lr_mode: str = 'cosine'  # 'step' | 'cosine' | 'constant' | 'poly' (GluonCV's, power 0.9: segmentation)
     lr_steps: Tuple[int, ...] = ()  # epochs at which 'step' multiplies the rate by lr_factor
     lr_factor: float = 0.1
     warmup_epochs: float = 0.0  # linear ramp from 0 to lr, per batch
@@ -64,8 +64,8 @@ class TrainConfig:
             problems.append('classes names no class')
         if self.data_shape is not None and self.data_shape < 1:
             problems.append('data_shape must be >= 1')
-        if self.lr_mode not in ('step', 'cosine', 'constant'):
-            problems.append(f"lr_mode {self.lr_mode!r} is not 'step', 'cosine' or 'constant'")
+        if self.lr_mode not in ('step', 'cosine', 'constant', 'poly'):
+            problems.append(f"lr_mode {self.lr_mode!r} is not 'step', 'cosine', 'constant' or 'poly'")
         if self.augment not in ('none', 'crop_flip'):
             problems.append(f"augment {self.augment!r} is not 'none' or 'crop_flip'")
         if self.epochs < 1 or self.batch_size < 1:

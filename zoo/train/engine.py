@@ -42,7 +42,8 @@ def seed_all(seed):
 
 
 def lr_at(cfg, t):
-    """Learning rate at fractional epoch t: linear warmup, then step / cosine / constant."""
+    """Learning rate at fractional epoch t: linear warmup, then step / cosine / constant / poly (GluonCV's
+    LRScheduler 'poly' with its segmentation scripts' power 0.9: lr (1 - progress) ** 0.9)."""
     if cfg.warmup_epochs and t < cfg.warmup_epochs:
         return cfg.lr * t / cfg.warmup_epochs
     if cfg.lr_mode == 'cosine':
@@ -50,6 +51,9 @@ def lr_at(cfg, t):
         return cfg.lr * 0.5 * (1 + math.cos(math.pi * min((t - cfg.warmup_epochs) / span, 1.0)))
     if cfg.lr_mode == 'step':
         return cfg.lr * cfg.lr_factor ** sum(t >= s for s in cfg.lr_steps)
+    if cfg.lr_mode == 'poly':
+        span = max(cfg.epochs - cfg.warmup_epochs, 1e-8)
+        return cfg.lr * (1 - min((t - cfg.warmup_epochs) / span, 1.0)) ** 0.9
     return cfg.lr
 
 

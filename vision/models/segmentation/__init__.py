@@ -2,3 +2,4 @@
 on backbones from the registry (`registry.get_backbone`)."""
 from . import deeplab, deeplab_plus, fcn, pspnet  # noqa: F401
 from . import mask_rcnn  # noqa: F401
+from . import fcn_mobilenet  # noqa: F401

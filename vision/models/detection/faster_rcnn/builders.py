@@ -31,20 +31,22 @@ _SETTABLE = [k for k in inspect.signature(FasterRCNN).parameters
              if k not in ('features', 'top_features', 'classes', 'box_features')]
 
 
-def _options(name, options, kwargs):
-    unknown = sorted(set(kwargs) - set(_SETTABLE))
+def merge_options(name, options, kwargs, settable=tuple(_SETTABLE)):
+    """`options` overridden by the caller's `kwargs`, each of which must be in `settable` (Mask R-CNN's adds its
+    own): an unknown one is a ValueError with the closest name."""
+    unknown = sorted(set(kwargs) - set(settable))
     if unknown:
-        close = difflib.get_close_matches(unknown[0], _SETTABLE, n=1)
+        close = difflib.get_close_matches(unknown[0], settable, n=1)
         hint = f'did you mean {close[0]!r}? ' if close else ''
         raise ValueError(f'{name} has no option {unknown[0]!r}; {hint}its options are classes, pretrained_base, '
-                         f'{", ".join(_SETTABLE)}')
+                         f'{", ".join(dict.fromkeys(settable))}')
     return dict(options, **kwargs)
 
 
 def faster_rcnn(name, backbone, classes, pretrained_base, options, kwargs):
     """Faster R-CNN on one stride-16 map: the backbone up to layer3, layer4 run on the pooled RoIs."""
     stages = get_backbone(backbone, pretrained=pretrained_base, out_indices=('layer3', 'layer4')).stages
-    return FasterRCNN(stages[0], stages[1], classes, **_options(name, options, kwargs))
+    return FasterRCNN(stages[0], stages[1], classes, **merge_options(name, options, kwargs))
 
 
 def faster_rcnn_fpn(name, backbone, symbol_prefix, classes, pretrained_base, options, kwargs):
@@ -54,7 +56,7 @@ def faster_rcnn_fpn(name, backbone, symbol_prefix, classes, pretrained_base, opt
     for _ in range(2):
         box_features.add(nn.Dense(1024, weight_initializer=mx.init.Normal(0.01)), nn.Activation('relu'))
     return FasterRCNN(FPN(net, symbol_prefix), None, classes, box_features=box_features,
-                      **_options(name, options, kwargs))
+                      **merge_options(name, options, kwargs))
 
 
 def custom(name, backbone, classes, transfer, pretrained_base, kwargs):

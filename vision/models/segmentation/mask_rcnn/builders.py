@@ -6,7 +6,6 @@ MaskRCNN / FasterRCNN option by GluonCV's name, which overrides the model's own 
 them), e.g. fewer proposals and detections: `rpn_test_post_nms=100, rcnn_max_dets=50`. GluonCV's SyncBatchNorm
 variants (`mask_rcnn_fpn_syncbn_*`) and `custom_mask_rcnn_fpn` have no checkpoint and are not registered.
 """
-import difflib
 import inspect
 
 import mxnet as mx
@@ -15,7 +14,7 @@ from mxnet.gluon import nn
 from .....registry import get_backbone, register_model
 from .....weights import GLUONCV_REPO, Source, Weights
 from ....meta import COCO, IMAGENET_MEAN, IMAGENET_STD
-from ...detection.faster_rcnn.builders import COCO_OPTIONS, FPN_OPTIONS
+from ...detection.faster_rcnn.builders import COCO_OPTIONS, FPN_OPTIONS, merge_options
 from ...detection.faster_rcnn.fpn import FPN
 from ...detection.faster_rcnn.rcnn import FasterRCNN
 from .model import MaskRCNN
@@ -28,28 +27,18 @@ _SETTABLE = [k for k in (*inspect.signature(FasterRCNN).parameters, *inspect.sig
              if k not in ('features', 'top_features', 'classes', 'box_features', 'kwargs')]
 
 
-def _options(name, options, kwargs):
-    unknown = sorted(set(kwargs) - set(_SETTABLE))
-    if unknown:
-        close = difflib.get_close_matches(unknown[0], _SETTABLE, n=1)
-        hint = f'did you mean {close[0]!r}? ' if close else ''
-        raise ValueError(f'{name} has no option {unknown[0]!r}; {hint}its options are classes, pretrained_base, '
-                         f'{", ".join(dict.fromkeys(_SETTABLE))}')
-    return dict(options, **kwargs)
-
-
 def mask_rcnn(name, backbone, classes, pretrained_base, kwargs):
     """Mask R-CNN on one stride-16 map: the backbone up to layer3; layer4 runs on the pooled RoIs, for the boxes
     and again for the masks."""
     stages = get_backbone(backbone, pretrained=pretrained_base, out_indices=('layer3', 'layer4')).stages
-    return MaskRCNN(stages[0], stages[1], classes, **_options(name, OPTIONS, kwargs))
+    return MaskRCNN(stages[0], stages[1], classes, **merge_options(name, OPTIONS, kwargs, _SETTABLE))
 
 
 def mask_rcnn_fpn(name, backbone, symbol_prefix, classes, pretrained_base, options, kwargs):
     """Mask R-CNN with FPN: RPN on P2..P6, RoIs pooled from P2..P5, two 1024-unit dense layers for the boxes (after
     a 3x3 stride-2 average pool when the RoIs are pooled 14x14), the mask head on the pooled RoIs."""
     net = get_backbone(backbone, pretrained=pretrained_base, out_indices=('layer1', 'layer2', 'layer3', 'layer4'))
-    options = _options(name, options, kwargs)
+    options = merge_options(name, options, kwargs, _SETTABLE)
     box_features = nn.HybridSequential()
     if options['roi_size'][0] > 7:
         box_features.add(nn.AvgPool2D(3, 2, 1))
