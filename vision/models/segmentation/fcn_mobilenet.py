@@ -13,8 +13,8 @@ from mxnet.gluon import nn
 from ....heads import class_names
 from ....registry import get_backbone, register_model
 from ....weights import ONE_THREAD, Source, Weights
-from ...meta import DIGITS, IMAGENET_MEAN, IMAGENET_STD, VOC_SEGMENTATION
-from .base import REG, FCNHead, Segmenter
+from ...meta import DIGITS, VOC_SEGMENTATION
+from .base import PREPROCESS, REG, FCNHead, Segmenter
 
 #: MobileNetV2's last blocks at strides 8 and 16 (the auxiliary and the main head read them)
 _TAPS = ('features.8', 'features.15')
@@ -59,8 +59,8 @@ class FCNMobileNet(Segmenter):
 
 # -- weights records ----------------------------------------------------------------------------------------------
 # Trained by gluonzoo (scripts/vision/segmentation, its README has the numbers) on the generated digit scenes; rebuilt
-# by its recipe, not shipped. Its preprocess is GluonCV's eval transform (short side to the crop, centre crop), an
-# identity on the 128-pixel scenes.
+# by its recipe, not shipped. Its preprocess is the segmentation records' (base.py): the picture as it is, normalized,
+# so that `gluonzoo segment` labels every pixel of any picture (the scenes it learned on are 128x128).
 FCN_MOBILENETV2_1_0_DIGITS = Weights(
     arch='fcn_mobilenetv2_1.0', tag='digits', default=True, task='semantic-segmentation',
     sha1='e5b9f6957ca997aad4f185cbf3afb908757b8808', num_params=566006, classes=('background',) + tuple(DIGITS),
@@ -72,8 +72,7 @@ FCN_MOBILENETV2_1_0_DIGITS = Weights(
            '--log out/fcn_mobilenetv2_1.0.digits.jsonl',
     log='logs/fcn_mobilenetv2_1.0.digits.jsonl', check={'log': {'mIoU': 0.002, 'pixAcc': 0.002}},
     config={'crop_size': 128, 'base_size': 128},
-    preprocess=dict(resize=128, crop=128, mean=IMAGENET_MEAN, std=IMAGENET_STD, scale=1 / 255.0, color='RGB',
-                    layout='NCHW', interp='linear'),
+    preprocess=PREPROCESS,
     input_shape=(1, 3, 128, 128), source=Source(kind='recipe'),
     license="Apache-2.0 (OpenCV's digits and sample photos: Debian opencv-doc)",
     paper='https://arxiv.org/abs/1411.4038')
