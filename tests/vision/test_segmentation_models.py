@@ -16,8 +16,9 @@ from gluonzoo.weights import GLUONCV_REPO
 from ..peers import run_peer
 
 SMALL = dict(pretrained_base=False, crop_size=32)
-RECORDS = [n for n in gz.list_models(task='semantic-segmentation', tags=True)
-           if get_entry(n).builder.__module__.startswith('gluonzoo.vision.models.segmentation.')]
+#: GluonCV's checkpoints of this package (not gluonzoo's own fcn_mobilenetv2_1.0.digits, nor HRNet's _s nets)
+RECORDS = [n for n in gz.list_models(task='semantic-segmentation', tags=True) if n.endswith('.gluoncv')
+           and get_entry(n).builder.__module__.startswith('gluonzoo.vision.models.segmentation.')]
 
 
 def _x(h=32, w=32):
