@@ -69,19 +69,52 @@ def check_pixels(data, what):
                             'bomb?); shrink it, or raise GLUONZOO_MAX_PIXELS')
 
 
+def read_bytes(path, what='file'):
+    """The bytes of `path`; an unreadable one is a BadInputError naming it as `what` (an image, a mask)."""
+    try:
+        with open(path, 'rb') as f:
+            return f.read()
+    except OSError as e:
+        raise BadInputError(f'cannot read {what} {path}: {e.strerror or e}') from None
+
+
 def read_image(path):
     """Decode `path` to RGB uint8; grayscale is replicated, alpha dropped, 16-bit scaled, EXIF orientation applied.
 
     cv2.imdecode with IMREAD_COLOR does all four; reading the bytes ourselves keeps non-ASCII paths working.
     """
     path = os.fspath(path)
-    try:
-        with open(path, 'rb') as f:
-            data = f.read()
-    except OSError as e:
-        raise BadInputError(f'cannot read image {path}: {e.strerror or e}') from None
+    data = read_bytes(path, 'image')
     check_pixels(data, path)
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
     if img is None:
         raise BadInputError(f'{path} is not an image OpenCV can decode (empty, truncated or not JPEG/PNG/BMP/...)')
     return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+
+
+# -- palette PNGs (segmentation masks: the scene generator writes them, `gluonzoo segment` too) -------------------
+def voc_palette(n=256):
+    """Pascal VOC's colormap (n, 3) uint8 (GluonCV's get_color_pallete 'pascal_voc'): the bits of color i dealt out
+    to R, G and B from the high bit down, 3 at a time (1 dark red, 15 person pink, 255 the 'void' cream)."""
+    ids = np.arange(n)
+    out = np.zeros((n, 3), np.int64)
+    for bit in range(8):
+        for channel in range(3):
+            out[:, channel] |= ((ids >> (3 * bit + channel)) & 1) << (7 - bit)
+    return out.astype(np.uint8)
+
+
+def encode_palette_png(index, palette=None):
+    """An 8-bit palette PNG (color type 3) of the uint8 array `index` (H, W), VOC's palette by default: the bytes,
+    deterministic (zlib level 9, filter 0 on every row). OpenCV writes no palette PNGs."""
+    import zlib
+    index = np.ascontiguousarray(index, np.uint8)
+    h, w = index.shape
+    palette = voc_palette() if palette is None else palette
+
+    def chunk(tag, data):
+        return struct.pack('>I', len(data)) + tag + data + struct.pack('>I', zlib.crc32(tag + data) & 0xffffffff)
+    rows = np.concatenate([np.zeros((h, 1), np.uint8), index], axis=1).tobytes()
+    return (b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 3, 0, 0, 0))
+            + chunk(b'PLTE', np.asarray(palette, np.uint8).tobytes()) + chunk(b'IDAT', zlib.compress(rows, 9))
+            + chunk(b'IEND', b''))

@@ -1,4 +1,4 @@
-"""Building blocks shared by the vision families (activations, conv-BN units, the SE gate).
+"""Building blocks shared by the vision families (activations, conv-BN units, the SE gate, DUC).
 
 Blocks here have no parameters of their own or name their children the way GluonCV's families do, so a family
 that uses them keeps GluonCV's structural parameter names (`features.3.body.0.weight`). Box, anchor, NMS and RoI
@@ -7,6 +7,7 @@ operations live in vision/ops/; the classifier base class in models/classificati
 import functools
 
 from mxnet.gluon import nn
+from mxnet.gluon.contrib.nn import PixelShuffle2D
 
 
 def norm_factory(norm_layer=None, norm_kwargs=None, **defaults):
@@ -85,3 +86,20 @@ class SEGate(nn.HybridSequential):
         if self.dense:
             w = w.expand_dims(axis=2).expand_dims(axis=2)
         return F.broadcast_mul(x, w)
+
+
+class DUC(nn.HybridBlock):
+    """Dense upsampling convolution: 3x3 conv (no bias) -> BN -> ReLU -> pixel shuffle by `scale`, so `channels`
+    become channels / scale^2 at scale times the size (GluonCV's nn.block.DUC, whose BatchNorm only turns cuDNN off:
+    the same numbers)."""
+
+    def __init__(self, channels, scale=2, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.conv = nn.Conv2D(channels, 3, padding=1, use_bias=False)
+            self.bn = nn.BatchNorm()
+            self.relu = nn.Activation('relu')
+            self.pixel_shuffle = PixelShuffle2D(scale)
+
+    def hybrid_forward(self, F, x):
+        return self.pixel_shuffle(self.relu(self.bn(self.conv(x))))

@@ -5,7 +5,7 @@ import os
 import cv2
 import numpy as np
 
-from .image import read_image
+from .image import encode_palette_png, read_image, voc_palette
 from .transforms.functional import as_rgb
 
 
@@ -85,19 +85,8 @@ def plot_bbox(img, bboxes, scores, ids, class_names, thresh=0.5, path=None):
 
 
 # -- segmentation and pose (GluonCV's get_color_pallete, plot_mask, plot_keypoints) -------------------------------
-def _voc_palette():
-    """PASCAL VOC's 256 colors, (256, 3) uint8: the bits of a class id dealt out to R, G, B from the high bit
-    down (id 1 dark red, 15 person pink, 255 the 'void' cream)."""
-    ids = np.arange(256)
-    out = np.zeros((256, 3), np.int64)
-    for bit in range(8):
-        for channel in range(3):
-            out[:, channel] |= ((ids >> (3 * bit + channel)) & 1) << (7 - bit)
-    return out.astype(np.uint8)
-
-
 #: what GluonCV's get_color_pallete(ids, 'pascal_voc') puts in its palette, and plot_mask's colors of class ids
-VOC_PALETTE = _voc_palette()
+VOC_PALETTE = voc_palette()
 
 #: GluonCV's COCO skeleton: the joint pairs plot_keypoints joins (indices into meta.COCO_KEYPOINTS)
 COCO_SKELETON = ((0, 1), (1, 3), (0, 2), (2, 4), (5, 6), (5, 7), (7, 9), (6, 8), (8, 10), (5, 11), (6, 12), (11, 12),
@@ -159,16 +148,10 @@ def plot_mask(img, masks, alpha=0.5, path=None):
     return pic
 
 
-def _png_chunk(kind, data):
-    import zlib
-    return len(data).to_bytes(4, 'big') + kind + data + zlib.crc32(kind + data).to_bytes(4, 'big')
-
-
 def segment_palette_png(ids, path):
     """Write a class-id map (H, W) as an 8-bit palette PNG with VOC's colors (GluonCV's get_color_pallete(ids,
     'pascal_voc').save(path)): the pixel values are the class ids, -1 stored as 255, and any viewer shows the
-    colors. OpenCV writes no palette PNGs, hence this small writer."""
-    import zlib
+    colors."""
     from ..errors import BadInputError
     ids = _array(ids)
     if ids.ndim != 2 or 0 in ids.shape:
@@ -177,11 +160,7 @@ def segment_palette_png(ids, path):
     if ids.min() < 0 or ids.max() > 255 or (ids != np.round(ids)).any():
         raise BadInputError(f'class ids {ids.min()}..{ids.max()} do not fit a palette PNG (whole numbers 0-255, '
                             f'or -1 for ignored pixels)')
-    h, w = ids.shape
-    rows = np.concatenate([np.zeros((h, 1), np.uint8), ids.astype(np.uint8)], axis=1)  # filter type 0 a row
-    png = (b'\x89PNG\r\n\x1a\n' + _png_chunk(b'IHDR', w.to_bytes(4, 'big') + h.to_bytes(4, 'big') + b'\x08\x03\0\0\0')
-           + _png_chunk(b'PLTE', VOC_PALETTE.tobytes()) + _png_chunk(b'IDAT', zlib.compress(rows.tobytes(), 6))
-           + _png_chunk(b'IEND', b''))
+    png = encode_palette_png(ids.astype(np.uint8), VOC_PALETTE)
     path = os.fspath(path)
     tmp = path + '.part'
     with open(tmp, 'wb') as f:

@@ -67,33 +67,47 @@ def spread(run, stds):
             p.set_data(p.data() * factor)
 
 
+def prepare(net, job, out, rng):
+    """Initialize a GluonCV R-CNN for `job` and make its random weights give a test something to compare: fewer
+    proposals (the options GluonCV's bigger builders refuse, set on the blocks), random BN statistics, spread RPN and
+    head outputs, larger proposals with `rpn_size_bias`. Returns the seeded input, or None for a `names_only` job
+    (its parameter shapes written to OUT/<file or name>.json instead)."""
+    name, shape = job['name'], tuple(job['shape'])
+    if job.get('rpn_test_post_nms'):
+        net.rpn._test_pre_nms = job['rpn_test_pre_nms']
+        net.rpn._test_post_nms = net._rpn_test_post_nms = job['rpn_test_post_nms']
+        if job.get('rcnn_max_dets'):  # Mask R-CNN's, clamped by the proposals as its constructor does
+            net._rcnn_max_dets = min(job['rcnn_max_dets'], job['rpn_test_pre_nms'], job['rpn_test_post_nms'])
+    net.initialize()
+    x = mx.nd.array(rng.uniform(-1, 1, size=shape).astype('float32'))
+    net(x)  # settle deferred shapes
+    if job.get('names_only'):
+        with open(os.path.join(out, f"{job.get('file', name)}.json"), 'w') as f:
+            json.dump({k: p.shape for k, p in net._collect_params_with_prefix().items()}, f)
+        print(name, flush=True)
+        return None
+    randomize(net, rng)
+    head = getattr(net.rpn, 'rpn_head', net.rpn)
+    features = net.features(x)
+    features = features if isinstance(features, (list, tuple)) else [features]
+    spread(lambda: net.rpn(x, *features), {head.score: 2.0, head.loc: 0.2})
+    if job.get('rpn_size_bias'):  # larger proposals, so that FPN pools RoIs from several levels
+        bias = head.loc.bias.data().asnumpy()
+        bias.reshape((-1, 4))[:, 2:] += job['rpn_size_bias']
+        head.loc.bias.set_data(mx.nd.array(bias))
+    spread(lambda: net(x), {net.class_predictor: 1.5, net.box_predictor: 0.3})
+    return x
+
+
 def main(out, jobs):
     for job in jobs:
-        name, shape = job['name'], tuple(job['shape'])
+        name = job['name']
         mx.random.seed(0)
         rng = np.random.RandomState(0)
         net = model_zoo.get_model(name, pretrained=False, pretrained_base=False, **job.get('kwargs', {}))
-        if job.get('rpn_test_post_nms'):
-            net.rpn._test_pre_nms = job['rpn_test_pre_nms']
-            net.rpn._test_post_nms = net._rpn_test_post_nms = job['rpn_test_post_nms']
-        net.initialize()
-        x = mx.nd.array(rng.uniform(-1, 1, size=shape).astype('float32'))
-        net(x)  # settle deferred shapes
-        if job.get('names_only'):
-            with open(os.path.join(out, f'{name}.json'), 'w') as f:
-                json.dump({k: p.shape for k, p in net._collect_params_with_prefix().items()}, f)
-            print(name, flush=True)
+        x = prepare(net, job, out, rng)
+        if x is None:
             continue
-        randomize(net, rng)
-        head = getattr(net.rpn, 'rpn_head', net.rpn)
-        features = net.features(x)
-        features = features if isinstance(features, (list, tuple)) else [features]
-        spread(lambda: net.rpn(x, *features), {head.score: 2.0, head.loc: 0.2})
-        if job.get('rpn_size_bias'):  # larger proposals, so that FPN pools RoIs from several levels
-            bias = head.loc.bias.data().asnumpy()
-            bias.reshape((-1, 4))[:, 2:] += job['rpn_size_bias']
-            head.loc.bias.set_data(mx.nd.array(bias))
-        spread(lambda: net(x), {net.class_predictor: 1.5, net.box_predictor: 0.3})
         seen = {}
         for key in ('features', 'rpn', 'class_predictor', 'box_predictor'):
             getattr(net, key).register_forward_hook(lambda block, inputs, output, key=key: seen.setdefault(key, output))

@@ -24,7 +24,7 @@ from gluoncv.model_zoo import model_store
 from gluoncv.utils.viz import expand_mask
 from mxnet.gluon.contrib.nn import SyncBatchNorm
 
-from gluoncv_faster_rcnn import randomize, spread
+from gluoncv_faster_rcnn import prepare, spread
 
 if 'scipy' not in sys.modules:
     try:
@@ -43,28 +43,9 @@ def main(out, jobs):
         rng = np.random.RandomState(0)
         kwargs = {'norm_layer': SyncBatchNorm, 'norm_kwargs': {}} if job.get('syncbn') else {}
         net = model_zoo.get_model(name, pretrained=False, pretrained_base=False, **kwargs)
-        if job.get('rpn_test_post_nms'):  # GluonCV's ResNet-50/101 builders refuse these options
-            net.rpn._test_pre_nms = job['rpn_test_pre_nms']
-            net.rpn._test_post_nms = net._rpn_test_post_nms = job['rpn_test_post_nms']
-            net._rcnn_max_dets = min(job['rcnn_max_dets'], job['rpn_test_pre_nms'], job['rpn_test_post_nms'])
-        net.initialize()
-        x = mx.nd.array(rng.uniform(-1, 1, size=shape).astype('float32'))
-        net(x)  # settle deferred shapes
-        if job.get('names_only'):
-            with open(os.path.join(out, f"{job.get('file', name)}.json"), 'w') as f:
-                json.dump({k: p.shape for k, p in net._collect_params_with_prefix().items()}, f)
-            print(name, flush=True)
+        x = prepare(net, job, out, rng)  # GluonCV's ResNet-50/101 builders refuse the proposal options
+        if x is None:
             continue
-        randomize(net, rng)
-        head = getattr(net.rpn, 'rpn_head', net.rpn)
-        features = net.features(x)
-        features = features if isinstance(features, (list, tuple)) else [features]
-        spread(lambda: net.rpn(x, *features), {head.score: 2.0, head.loc: 0.2})
-        if job.get('rpn_size_bias'):
-            bias = head.loc.bias.data().asnumpy()
-            bias.reshape((-1, 4))[:, 2:] += job['rpn_size_bias']
-            head.loc.bias.set_data(mx.nd.array(bias))
-        spread(lambda: net(x), {net.class_predictor: 1.5, net.box_predictor: 0.3})
         spread(lambda: net(x), {net.mask.mask: 2.0})
         ids, scores, boxes, masks = net(x)
         full, _ = expand_mask(masks[0].asnumpy(), boxes[0].asnumpy(), (shape[3], shape[2]),

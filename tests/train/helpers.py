@@ -41,10 +41,15 @@ def weights_file(out):
     return found[0]
 
 
+def read_log(log):
+    """Every record of a JSON-lines training log, as written."""
+    with open(log) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
 def records(log, kind='epoch'):
     """The log's records of one type, without the wall-clock fields that differ between runs."""
-    with open(log) as f:
-        rs = [json.loads(line) for line in f if line.strip()]
+    rs = read_log(log)
     return [{k: v for k, v in r.items() if k not in ('seconds', 'time')} for r in rs if r['type'] == kind]
 
 

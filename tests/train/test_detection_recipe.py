@@ -24,7 +24,7 @@ from gluonzoo.vision.meta import FASHION_MNIST
 from gluonzoo.weights import ONE_THREAD, Source, Weights
 
 from ..conftest import registered
-from .helpers import ROOT, records, sha1
+from .helpers import ROOT, read_log, records, sha1
 
 RECIPE = os.path.join(ROOT, 'scripts', 'vision', 'detection', 'train.py')
 SSD = 'ssd_128_mobilenetv2_1.0_scenes'
@@ -44,11 +44,6 @@ def run(*args, ok=True, env=None):
     return p
 
 
-def _log(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f]
-
-
 @pytest.fixture(scope='module')
 def folder(tmp_path_factory):
     """Scenes as VOC and COCO: trainval 8 images, test 4, 64x64."""
@@ -65,7 +60,7 @@ def ssd_run(folder, tmp_path_factory):
 
 
 def test_ssd_trains_logs_map_and_resumes_to_the_same_bytes(folder, ssd_run):
-    log = _log(ssd_run / 'train.jsonl')
+    log = read_log(ssd_run / 'train.jsonl')
     head, final = log[0], log[-1]
     with open(folder / 'scenes.json') as f:
         assert head['dataset']['checksum'] != json.load(f)['checksum']  # voc:PATH hashes the files it trains on
@@ -94,7 +89,7 @@ def test_yolo3_and_center_net_train(folder, tmp_path):
         out = tmp_path / model
         run('--dataset', f'voc:{folder}', '--model', model, *TINY, '--epochs', '1', '--lr', '0.001',
             '--out', str(out))
-        log = _log(out / 'train.jsonl')
+        log = read_log(out / 'train.jsonl')
         train, final = log[1]['train'], log[-1]
         parts = {'obj', 'center', 'scale', 'cls'} if model.startswith('yolo3') else {'heatmap', 'wh', 'offset'}
         assert set(train) == parts | {'loss'} and all(v == v and abs(v) < 1e6 for v in train.values())
@@ -116,7 +111,7 @@ def test_fine_tune_a_pretrained_detector_on_coco_classes(folder, darknet_path, t
     run('--dataset', f'coco:{folder}', '--classes', 'Trouser,bag', '--model', 'yolo3_tiny_darknet_coco',
         '--pretrained', '1', '--data-shape', '64', '--batch-size', '4', '--epochs', '1', '--lr', '0.001',
         '--progress', '0', '--out', str(out), env=_env(GLUONZOO_PATH=str(darknet_path)))
-    log = _log(out / 'train.jsonl')
+    log = read_log(out / 'train.jsonl')
     assert log[0]['dataset']['classes'] == ['Trouser', 'Bag'] and log[0]['dataset']['train_split'] == 'trainval'
     assert log[0]['dataset']['mean'] == [0.0, 0.0, 0.0]  # darknet's input: pixels / 255, as its record says
     net = gz.get_model('yolo3_tiny_darknet_coco', classes=['Trouser', 'Bag'])
@@ -131,7 +126,7 @@ def test_fine_tune_a_pretrained_detector_on_a_voc_folder(folder, darknet_path, t
     run('--dataset', f'voc:{folder}', '--model', 'yolo3_tiny_darknet_coco', '--pretrained', '1', '--data-shape', '64',
         '--batch-size', '4', '--epochs', '1', '--lr', '0.001', '--progress', '0', '--out', str(out),
         env=_env(GLUONZOO_PATH=str(darknet_path)))
-    log = _log(out / 'train.jsonl')
+    log = read_log(out / 'train.jsonl')
     assert log[0]['dataset']['classes'] == list(FASHION_MNIST) and log[0]['dataset']['name'] == f'voc:{folder}'
     assert log[0]['config']['pretrained'] is True and 0 <= log[-1]['metrics']['map'] <= 1
     net = gz.get_model('yolo3_tiny_darknet_coco', classes=list(FASHION_MNIST))
@@ -139,7 +134,7 @@ def test_fine_tune_a_pretrained_detector_on_a_voc_folder(folder, darknet_path, t
 
 
 def test_gluonzoo_verify_remeasures_a_detection_checkpoint(ssd_run, tmp_path, capsys):
-    final = _log(ssd_run / 'train.jsonl')[-1]
+    final = read_log(ssd_run / 'train.jsonl')[-1]
     arch = 'ssd_scenes_verify_test'
     common = dict(tag='tiny', default=True, task='object-detection', num_params=1, classes=FASHION_MNIST,
                   input_shape=(1, 3, 64, 64), source=Source(kind='recipe'),
@@ -152,7 +147,7 @@ def test_gluonzoo_verify_remeasures_a_detection_checkpoint(ssd_run, tmp_path, ca
         out = capsys.readouterr().out
         assert f'map on test: {final["metrics"]["map"]:.4f}, the log says' in out and 'verified' in out
     # a log claiming another mAP than the checkpoint has fails
-    claims = _log(ssd_run / 'train.jsonl')
+    claims = read_log(ssd_run / 'train.jsonl')
     claims[-1]['metrics']['map'] += 0.5
     fake = tmp_path / 'claims.jsonl'
     fake.write_text(''.join(json.dumps(r) + '\n' for r in claims))

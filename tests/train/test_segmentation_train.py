@@ -19,7 +19,7 @@ from gluonzoo.vision.data.scenes import SceneSpec, make_scenes
 from gluonzoo.vision.meta import DIGITS
 from gluonzoo.vision.train.segmentation import build_segmenter, segmentation_loss
 
-from .helpers import LAUNCH, ROOT, records, sha1
+from .helpers import LAUNCH, ROOT, read_log, records, sha1
 
 RECIPE = os.path.join(ROOT, 'scripts', 'vision', 'segmentation', 'train.py')
 FCN = 'fcn_mobilenetv2_1.0'
@@ -41,11 +41,6 @@ def run(*args, ok=True):
     return p
 
 
-def _log(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f]
-
-
 @pytest.fixture(scope='module')
 def folder(tmp_path_factory):
     """Digit scenes as a VOC folder: trainval 8 images, test 4, 64x64."""
@@ -62,7 +57,7 @@ def fcn_run(folder, tmp_path_factory):
 
 
 def test_fcn_learns_logs_pixacc_miou_and_resumes_to_the_same_bytes(folder, fcn_run):
-    log = _log(fcn_run / 'train.jsonl')
+    log = read_log(fcn_run / 'train.jsonl')
     head, final = log[0], log[-1]
     assert head['dataset']['name'] == f'voc:{folder}' and head['dataset']['classes'] == ['background', *DIGITS]
     assert head['dataset']['train_split'] == 'trainval' and head['dataset']['eval_split'] == 'test'
@@ -98,7 +93,7 @@ def test_two_workers_train_to_the_same_bytes(folder, tmp_path):
     p = subprocess.run([sys.executable, LAUNCH, '-n', '2', '-s', '1', '--timeout', '240', '--', *worker],
                        env=_env(), capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr[-3000:]
-    head, final = _log(out / 'train.jsonl')[0], _log(out / 'train.jsonl')[-1]
+    head, final = read_log(out / 'train.jsonl')[0], read_log(out / 'train.jsonl')[-1]
     assert head['config']['kvstore'] == 'dist_sync' and head['dataset']['train_size'] == 8
     assert sha1(out / final['weights_file']) == sha1(out / 'worker-1.params') == final['weights_sha1']
 

@@ -41,15 +41,14 @@ import hashlib
 import json
 import os
 import shutil
-import struct
 import tempfile
 import warnings
-import zlib
 
 import cv2
 import numpy as np
 
 from ...errors import BadInputError
+from ..image import encode_palette_png
 from ..meta import DIGITS, FASHION_MNIST
 
 #: bumped whenever the same spec would write other bytes
@@ -112,36 +111,6 @@ class SceneSpec:
 
 
 # -- PNG with a palette (VOC's segmentation format), written without Pillow -------------------------------------
-def voc_palette(n=256):
-    """Pascal VOC's colormap: color i spreads the bits of i over the high bits of R, G and B, 3 at a time."""
-    out = np.zeros((n, 3), np.uint8)
-    for i in range(n):
-        c, rgb = i, [0, 0, 0]
-        for j in range(8):
-            for k in range(3):
-                rgb[k] |= ((c >> k) & 1) << (7 - j)
-            c >>= 3
-        out[i] = rgb
-    return out
-
-
-_PALETTE = voc_palette()
-
-
-def encode_palette_png(index, palette=_PALETTE):
-    """An 8-bit palette PNG (color type 3) of the uint8 array `index` (H, W): the bytes, deterministic (zlib level 9,
-    filter 0 on every row)."""
-    index = np.ascontiguousarray(index, np.uint8)
-    h, w = index.shape
-
-    def chunk(tag, data):
-        return struct.pack('>I', len(data)) + tag + data + struct.pack('>I', zlib.crc32(tag + data) & 0xffffffff)
-    rows = np.concatenate([np.zeros((h, 1), np.uint8), index], axis=1).tobytes()
-    return (b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 3, 0, 0, 0))
-            + chunk(b'PLTE', np.asarray(palette, np.uint8).tobytes()) + chunk(b'IDAT', zlib.compress(rows, 9))
-            + chunk(b'IEND', b''))
-
-
 # -- rendering ----------------------------------------------------------------------------------------------------
 def _photo_dir():
     return os.environ.get('GLUONZOO_OPENCV_DATA') or PHOTO_DIR

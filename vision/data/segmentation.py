@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from ...errors import BadInputError
-from ..image import read_image
+from ..image import read_bytes, read_image
 from ..meta import ADE20K, VOC_SEGMENTATION
 from .pairs import ImagePairs
 
@@ -52,11 +52,7 @@ def read_mask(path):
     [[0, 1], [255, 3]]
     """
     path = os.fspath(path)
-    try:
-        with open(path, 'rb') as f:
-            data = f.read()
-    except OSError as e:
-        raise BadInputError(f'cannot read mask {path}: {e.strerror or e}') from None
+    data = read_bytes(path, 'mask')
     color_type, palette = _png_header(data, path)
     if color_type not in (0, 3):
         raise BadInputError(f'{path} is a PNG of color type {color_type}: a mask is a palette (3) or grey (0) PNG '

@@ -12,8 +12,8 @@ import pytest
 
 from gluonzoo.errors import BadInputError
 from gluonzoo.vision.data import COCODetection, VOCDetection
-from gluonzoo.vision.data.scenes import (SceneSpec, encode_palette_png, folder_checksum, make_scenes, scenes_folder,
-                                         voc_palette)
+from gluonzoo.vision.data.scenes import SceneSpec, encode_palette_png, folder_checksum, make_scenes, scenes_folder
+from gluonzoo.vision.image import voc_palette
 from gluonzoo.vision.meta import DIGITS, FASHION_MNIST
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))

@@ -15,12 +15,12 @@ import math
 import mxnet as mx
 from mxnet import autograd
 from mxnet.gluon import nn
-from mxnet.gluon.contrib.nn import PixelShuffle2D
 
 from ....errors import BadInputError
 from ....heads import class_names, reuse_pairs
 from ....registry import get_backbone, register_model
 from ....weights import GLUONCV_REPO, Source, Weights
+from ...layers import DUC
 from ...meta import COCO, IMAGENET_MEAN, IMAGENET_STD, VOC
 from ...ops.nms import nms, rows
 
@@ -66,23 +66,6 @@ class DeconvResNet(nn.HybridBlock):
 
     def hybrid_forward(self, F, x):
         return self.deconv(self.base_network(x))
-
-
-class DUC(nn.HybridBlock):
-    """Dense upsampling convolution: 3x3 conv (no bias) -> BN -> ReLU -> pixel shuffle by `scale`, so `channels`
-    become channels / scale^2 at scale times the size (GluonCV's nn.block.DUC, whose BatchNorm only turns cuDNN off:
-    the same numbers)."""
-
-    def __init__(self, channels, scale=2, **kwargs):
-        super().__init__(**kwargs)
-        with self.name_scope():
-            self.conv = nn.Conv2D(channels, 3, padding=1, use_bias=False)
-            self.bn = nn.BatchNorm()
-            self.relu = nn.Activation('relu')
-            self.pixel_shuffle = PixelShuffle2D(scale)
-
-    def hybrid_forward(self, F, x):
-        return self.pixel_shuffle(self.relu(self.bn(self.conv(x))))
 
 
 class DUCMobileNet(nn.HybridBlock):

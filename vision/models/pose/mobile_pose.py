@@ -13,7 +13,7 @@ import mxnet as mx
 from mxnet.gluon import nn
 
 from ....registry import get_backbone, register_model
-from ..detection.center_net import DUC
+from ...layers import DUC
 from .simple_pose import PoseNet, pose_weights
 
 # -- blocks -------------------------------------------------------------------------------------------------------
