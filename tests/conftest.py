@@ -30,7 +30,33 @@ _REAL_HOME = os.path.abspath(os.path.expanduser(os.environ.get('GLUONZOO_HOME') 
 _REAL_HOME_BEFORE = _snapshot(_REAL_HOME)
 
 
+def _peak_gb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 ** 2
+
+
+#: (GB, test id) of the test during which this process's peak RSS was last raised; per xdist worker, reported to the
+#: controller at the end, so the summary names the test to slim when the peak grows
+_PEAK = [0.0, '(before any test)']
+_WORKER_PEAKS = {}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item):
+    before = _peak_gb()
+    yield
+    after = _peak_gb()
+    if after > before:
+        _PEAK[:] = [after, item.nodeid]
+
+
+def pytest_testnodedown(node, error):
+    if 'peak_rss' in getattr(node, 'workeroutput', {}):
+        _WORKER_PEAKS[node.gateway.id] = node.workeroutput['peak_rss']
+
+
 def pytest_sessionfinish(session):
+    if hasattr(session.config, 'workeroutput'):  # an xdist worker: hand the controller its peak
+        session.config.workeroutput['peak_rss'] = list(_PEAK)
     after = _snapshot(_REAL_HOME)
     if after != _REAL_HOME_BEFORE:
         changed = sorted({p for p, *_ in set(after) ^ set(_REAL_HOME_BEFORE)})
@@ -64,10 +90,12 @@ def _free_memory():
 
 
 def pytest_terminal_summary(terminalreporter):
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 ** 2
     child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024 ** 2
-    terminalreporter.write_line(f'peak RSS: {peak:.2f} GB in the pytest process, {child:.2f} GB in the largest '
-                                'subprocess it ran')
+    peaks = _WORKER_PEAKS or {'the pytest process': _PEAK}
+    for who, (gb, test) in sorted(peaks.items()):
+        terminalreporter.write_line(f'peak RSS: {gb:.2f} GB in {who}, reached in {test}')
+    terminalreporter.write_line(f'peak RSS: {_peak_gb():.2f} GB in the pytest process, {child:.2f} GB in the largest '
+                                'subprocess it ran' + (' (the xdist workers among them)' if _WORKER_PEAKS else ''))
 
 
 @pytest.fixture(scope='session')

@@ -164,7 +164,8 @@ def to_onnx(net, inputs, onnx_file, opset=13, dynamic_batch=True, target='ort', 
             # what mx.onnx.export_model does, minus its write to disk (we post-process, then write once)
             graph = MXNetGraph().create_onnx_graph_proto(sym, params, shapes, types, opset_version=opset,
                                                          dynamic=dynamic_batch, dynamic_input_shapes=dyn)
-            model = helper.make_model(graph)
+            model = helper.make_model(graph)  # a copy of the graph: the converted weights are held twice until
+            del graph, params                  # these go (memory peaks of big nets, e.g. 730 MB of weights)
     finally:
         MXNetGraph.get_outputs = staticmethod(saved_outputs)
         if saved_null is None:
@@ -189,12 +190,14 @@ def to_onnx(net, inputs, onnx_file, opset=13, dynamic_batch=True, target='ort', 
     for k, v in props.items():
         model.metadata_props.add(key=k, value=v)
     data = model.SerializeToString()
-    try:
-        onnx.checker.check_model(data)
+    del model
+    with open(onnx_file, 'wb') as f:  # the caller stages it in a temp folder, removed on failure
+        f.write(data)
+    del data
+    try:  # from the file: checking bytes or a ModelProto holds one more serialized copy in memory
+        onnx.checker.check_model(onnx_file)
     except Exception as e:  # noqa: BLE001
         raise ExportError(f'the ONNX graph does not pass onnx.checker: {str(e).splitlines()[0]}') from None
-    with open(onnx_file, 'wb') as f:
-        f.write(data)
     return onnx_file
 
 
