@@ -340,43 +340,44 @@ def make_scenes(root, spec=SceneSpec(), progress=None):
     return manifest
 
 
-def read_manifest(root):
-    """root/scenes.json, or None when there is none or it is not JSON."""
+def read_manifest(root, name='scenes.json'):
+    """root/<name> (the manifest a generator wrote), or None when there is none or it is not JSON."""
     try:
-        with open(os.path.join(root, 'scenes.json')) as f:
+        with open(os.path.join(root, name)) as f:
             return json.load(f)
     except (OSError, ValueError):
         return None
 
 
-def scenes_root(cache=None):
-    """The folder generated scene sets are cached in: $GLUONZOO_HOME/datasets/scenes (default ~/.gluonzoo)."""
+def cache_root(kind, cache=None):
+    """The folder generated sets of `kind` are cached in: `cache` when given, else $GLUONZOO_HOME/datasets/<kind>
+    (default ~/.gluonzoo)."""
     if cache:
         return os.path.abspath(os.path.expanduser(os.fspath(cache)))
     home = os.environ.get('GLUONZOO_HOME') or os.path.join('~', '.gluonzoo')
-    return os.path.join(os.path.abspath(os.path.expanduser(home)), 'datasets', 'scenes')
+    return os.path.join(os.path.abspath(os.path.expanduser(home)), 'datasets', kind)
 
 
-def scenes_folder(spec=SceneSpec(), cache=None, progress=None):
-    """The folder holding the scenes of `spec` under the cache (`scenes_root`), generated on first use and reused
-    while its files still hash to the checksum its manifest recorded; a folder that no longer does (edited,
-    truncated) is generated again, with a warning. Generation writes a temp folder and renames it into place, under
-    a lock, so concurrent callers never see half a folder."""
+def cached_folder(root, spec, make, manifest, progress=None):
+    """The folder `root/spec.key()` made by `make(folder, spec, progress)`, which writes the manifest file named
+    `manifest` with the spec (dataclasses.asdict) and the `folder_checksum` of every other file. It is generated
+    on first use and reused while its files still hash to the checksum the manifest recorded; a folder that no
+    longer does (edited, truncated) is generated again, with a warning. Generation writes a temp folder and
+    renames it into place, under a lock, so concurrent callers never see half a folder."""
     import portalocker
-    root = scenes_root(cache)
     path = os.path.join(root, spec.key())
     os.makedirs(root, exist_ok=True)
     with portalocker.Lock(path + '.lock', timeout=int(os.environ.get('GLUONZOO_LOCK_TIMEOUT', '600'))):
-        manifest = read_manifest(path)
-        if manifest is not None and manifest.get('spec') == dataclasses.asdict(spec) \
-                and folder_checksum(path) == manifest.get('checksum'):
+        recorded = read_manifest(path, manifest)
+        if recorded is not None and recorded.get('spec') == dataclasses.asdict(spec) \
+                and folder_checksum(path, exclude=(manifest,)) == recorded.get('checksum'):
             return path
         if os.path.exists(path):
-            warnings.warn(f'{path} does not match the checksum its scenes.json recorded: generating it again',
-                          stacklevel=2)
+            warnings.warn(f'{path} does not match the checksum its {manifest} recorded: generating it again',
+                          stacklevel=3)
         tmp = tempfile.mkdtemp(dir=root, prefix='.' + spec.key() + '-')
         try:
-            make_scenes(tmp, spec, progress)
+            make(tmp, spec, progress)
             if os.path.exists(path):
                 shutil.rmtree(path)
             os.replace(tmp, path)
@@ -384,3 +385,14 @@ def scenes_folder(spec=SceneSpec(), cache=None, progress=None):
             with contextlib.suppress(FileNotFoundError):
                 shutil.rmtree(tmp)
     return path
+
+
+def scenes_root(cache=None):
+    """The folder generated scene sets are cached in: $GLUONZOO_HOME/datasets/scenes (default ~/.gluonzoo)."""
+    return cache_root('scenes', cache)
+
+
+def scenes_folder(spec=SceneSpec(), cache=None, progress=None):
+    """The folder holding the scenes of `spec` under the cache (`scenes_root`), generated on first use and reused
+    while it still matches its checksum (`cached_folder`)."""
+    return cached_folder(scenes_root(cache), spec, make_scenes, 'scenes.json', progress)
