@@ -12,7 +12,9 @@ graph) and for OpenCV (the graph ends before NMS; the services run it, per class
 run by the three CLIs on four real photos (Debian opencv-doc): POST /detect must find what Python's
 gluonzoo.vision.inference.detect finds (MXNet): the same classes in the same order, boxes within 1 pixel, scores
 within 1e-3, at ?threshold=0.25 and at the default 0.5; the bad requests again, a bad threshold, and /predict to a
-detector. Everything started is stopped at the end, failure or not.
+detector. Then the segmenter (deploy_segment.py): fcn_mobilenetv2_1.0.digits on generated digit scenes and two
+pictures of other sizes through POST /segment and --segment, the PNG against Python's
+gluonzoo.vision.inference.segment pixel for pixel. Everything started is stopped at the end, failure or not.
 
 Every server then gets load_test.py (1,000 bad requests and 400 good ones from 8 clients: status codes, JSON errors,
 answers equal to the serial ones, RSS growth, p50/p99), and every CLI a set of bad files (random bytes, a truncated
@@ -304,6 +306,7 @@ def check_detector(build, exported, services, bad):
                 for value in ('abc', '1.5', '-0.1', 'nan', ''):
                     expect_4xx(name, port, f'threshold={value!r}', f'/detect?threshold={value}', data)
                 expect_4xx(name, port, '/predict to a detector', '/predict', data)
+                expect_4xx(name, port, '/segment to a detector', '/segment', data)
                 status, body = request(port, 'POST', f'/detect?threshold={THRESHOLD}', data)
                 check_objects(name, os.path.basename(DETECT_PHOTOS[0]), json.loads(body),
                               ref[os.path.basename(DETECT_PHOTOS[0]), THRESHOLD])
@@ -369,6 +372,7 @@ def main():
                 with open(os.path.join(ASSETS, PHOTOS[0]), 'rb') as f:
                     photo = f.read()
                 expect_4xx(name, port, '/detect to a classifier', '/detect', photo)
+                expect_4xx(name, port, '/segment to a classifier', '/segment', photo)
                 status, body = request(port, 'POST', '/predict', photo)
                 check_top(name, PHOTOS[0], json.loads(body), ref[PHOTOS[0]])
                 failures += run_load_test(name, port, proc, photos)
@@ -378,6 +382,8 @@ def main():
     started = time.time()
     failures += check_detector(build, exported, services, bad)
     print(f'detector checks: {time.time() - started:.0f} s')
+    from deploy_segment import check_segmenter  # it imports this module's helpers
+    failures += check_segmenter(build, exported, services, bad)
     if failures:
         print(f'deploy-test: {len(failures)} failure(s)', file=sys.stderr)
         return 1

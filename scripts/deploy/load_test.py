@@ -1,6 +1,6 @@
 """Load and garbage test of a running gluonzoo service (C++ or Java), as a production user would hit it.
 
-    python scripts/deploy/load_test.py --port 8080 --pid PID --photo a.jpg --photo b.jpg [--path /detect]
+    python scripts/deploy/load_test.py --port 8080 --pid PID --photo a.jpg --photo b.jpg [--path /detect|/segment]
 
 `make deploy-test` runs it against every service and backend (deploy_test.py calls `load_test`). First 1,000 bad
 requests from 8 concurrent clients, then 400 good ones from 8 clients. What must hold:
@@ -9,14 +9,14 @@ requests from 8 concurrent clients, then 400 good ones from 8 clients. What must
     a bit-flipped photo                                  200 (it still decodes) or 400 with a JSON error
     a PNG whose header claims 20000x20000 pixels         413 with a JSON error, refused before decoding
     a body over 10 MB                                    413
-    a wrong method on /predict, /detect or /health       405 with a JSON error
+    a wrong method on /predict, /detect, /segment, /health  405 with a JSON error
     an unknown path                                      404 with a JSON error
     raw bytes that are not HTTP, on the socket           a 400 (or 404) status line (the HTTP library's own page)
     a Content-Length longer than the body sent           400 (or 408) after the server's read timeout
 
 never a 5xx, a reset or a hang (30 s per request); the process stays up and /health answers; every concurrent good
-answer equals the serial one for the same photo; RSS (after a warm-up) grows by under 64 MB. p50/p99 latency of
-the good requests is printed.
+answer equals the serial one for the same photo (the JSON, or the PNG's bytes from /segment); RSS (after a warm-up)
+grows by under 64 MB. p50/p99 latency of the good requests is printed.
 """
 import argparse
 import concurrent.futures
@@ -70,6 +70,14 @@ def png_bomb(width=20000, height=20000):
         chunk(b'IEND', b'')
 
 
+def parsed(body):
+    """An answer to compare: its JSON, or its bytes (the PNG of /segment)."""
+    try:
+        return json.loads(body)
+    except ValueError:  # UnicodeDecodeError included
+        return body
+
+
 def rss_mb(pid):
     with open(f'/proc/{pid}/status') as f:
         for line in f:
@@ -81,7 +89,7 @@ def rss_mb(pid):
 def bad_requests(photos, path, count, seed=0):
     """[(kind, callable(port) -> (status, body or None), allowed statuses, wants JSON)] of `count` bad requests."""
     rng = random.Random(seed)
-    other = {'/predict': '/detect', '/detect': '/predict'}.get(path, '/predict')
+    other = {'/predict': '/detect', '/detect': '/predict', '/segment': '/predict'}.get(path, '/predict')
     kinds = []
 
     def post(body, p=path):
@@ -145,7 +153,7 @@ def load_test(name, port, pid, photos, path='/predict', query='', bad_count=1000
         if status != 200:
             fail(f'good photo {i}: HTTP {status} {body[:200]!r}')
             return failures
-        serial[i] = json.loads(body)
+        serial[i] = parsed(body)
     # warm-up: one concurrent round, so every worker thread has its inference buffers before RSS is measured
     with concurrent.futures.ThreadPoolExecutor(clients) as pool:
         list(pool.map(lambda i: send(port, 'POST', target, photos[i % len(photos)]), range(2 * clients)))
@@ -196,7 +204,7 @@ def load_test(name, port, pid, photos, path='/predict', query='', bad_count=1000
                 errors.append(f'HTTP {status} {body!r}'[:200])
                 continue
             latencies.append(seconds)
-            mismatches += json.loads(body) != serial[k]
+            mismatches += parsed(body) != serial[k]
     if errors:
         fail(f'{len(errors)} of {good_count} good requests failed, e.g. {errors[0]}')
     if mismatches:
@@ -228,7 +236,8 @@ def main(argv=None):
     ap.add_argument('--port', type=int, required=True)
     ap.add_argument('--pid', type=int, required=True, help="the service's process id (for RSS and liveness)")
     ap.add_argument('--photo', action='append', required=True, help='a good image (repeatable)')
-    ap.add_argument('--path', default='/predict', help='/predict (a classifier) or /detect (a detector)')
+    ap.add_argument('--path', default='/predict',
+                    help='/predict (a classifier), /detect (a detector) or /segment (a segmenter)')
     ap.add_argument('--bad', type=int, default=1000)
     ap.add_argument('--good', type=int, default=400)
     args = ap.parse_args(argv)

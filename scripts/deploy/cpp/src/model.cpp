@@ -87,13 +87,20 @@ class OpenCvBackend : public Backend {
     net_.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
     net_.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
   }
-  std::vector<Tensor> run(const cv::Mat &input) override {  // the graph's first output (exports for OpenCV have one)
+  std::vector<Tensor> run(const cv::Mat &input) override {
     std::lock_guard<std::mutex> lock(mu_);  // cv::dnn::Net is not thread-safe; the HTTP server is
     net_.setInput(input);
-    cv::Mat out = net_.forward();
-    cv::Mat flat = out.reshape(1, 1);
-    return {{std::vector<int64_t>(out.size.p, out.size.p + out.dims),
-             std::vector<float>(flat.ptr<float>(), flat.ptr<float>() + flat.total())}};
+    // every output, in layer order, which is the graph's output order for our exports (a segmenter's main scores
+    // come before its auxiliary head's); a bare forward() would give the last layer's only
+    std::vector<cv::Mat> outs;
+    net_.forward(outs, net_.getUnconnectedOutLayersNames());
+    std::vector<Tensor> result;
+    for (auto &out : outs) {
+      cv::Mat flat = out.reshape(1, 1);
+      result.push_back({std::vector<int64_t>(out.size.p, out.size.p + out.dims),
+                        std::vector<float>(flat.ptr<float>(), flat.ptr<float>() + flat.total())});
+    }
+    return result;
   }
   std::string name() const override { return "opencv-dnn " + std::string(CV_VERSION); }
 
@@ -102,6 +109,14 @@ class OpenCvBackend : public Backend {
   std::mutex mu_;
 };
 }  // namespace
+
+// What a request for the wrong task's endpoint gets: the one this model answers.
+BadInput wrong_task(const Meta &m) {
+  std::string where = m.detector()    ? "/detect (CLI: --detect)"
+                      : m.segmenter() ? "/segment (CLI: --segment)"
+                                      : "/predict (CLI: without --detect/--segment)";
+  return BadInput(m.model + " is a model for " + m.task + ": POST the image to " + where);
+}
 
 Meta Meta::from_props(const std::map<std::string, std::string> &p) {
   Meta m;
@@ -138,6 +153,13 @@ Meta Meta::from_props(const std::map<std::string, std::string> &p) {
   m.in_graph = get("preprocess_in_graph") == "1";
   m.classes = split(get("classes"), '\n');
   if (!get("task").empty()) m.task = get("task");
+  if (m.segmenter()) {  // the graph's fixed size (its upsampling is fixed to it), the whole picture resized to it
+    if (shape.size() != 4) throw std::runtime_error("a segmentation export needs gluonzoo.input_shape N,C,H,W");
+    if (!get("preprocess.crop").empty())
+      throw std::runtime_error("segmentation preprocess with a crop: the services label every pixel of the picture");
+    m.resize = m.crop = nhwc ? std::vector<int>{shape[1], shape[2]} : std::vector<int>{shape[2], shape[3]};
+    if (m.classes.size() > 256) throw std::runtime_error("over 256 classes: an 8-bit PNG cannot hold the class ids");
+  }
   if (m.detector()) {
     if (m.resize.size() != 2)  // detect() maps boxes back through an exact resize to the graph's fixed size
       throw std::runtime_error("detector preprocess resizes the short side (variable image size); the services "
@@ -235,8 +257,7 @@ Model::Model(const std::string &path, const std::string &backend, int threads) {
 }
 
 std::vector<Scored> Model::classify(const std::string &bytes, int topk) const {
-  if (meta_.detector())
-    throw BadInput(meta_.model + " is an object detector: POST the image to /detect (CLI: --detect)");
+  if (meta_.detector() || meta_.segmenter()) throw wrong_task(meta_);
   cv::Mat x = preprocess(decode_rgb(bytes), meta_);
   std::vector<float> logits = backend_->run(x).at(0).data;
   double mx = *std::max_element(logits.begin(), logits.end()), sum = 0;
@@ -293,8 +314,7 @@ std::vector<int> suppress(const float *rows, int count, const Nms &nms) {
 }
 
 std::vector<Detection> Model::detect(const std::string &bytes, double threshold) const {
-  if (!meta_.detector())
-    throw BadInput(meta_.model + " is not an object detector (task " + meta_.task + "): POST the image to /predict");
+  if (!meta_.detector()) throw wrong_task(meta_);
   cv::Mat rgb = decode_rgb(bytes);
   std::vector<Tensor> outs = backend_->run(preprocess(rgb, meta_));
   // (id, score, x1, y1, x2, y2) of the final detections, best first

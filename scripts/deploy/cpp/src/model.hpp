@@ -1,8 +1,8 @@
-// One exported gluonzoo model, a classifier or an object detector: its metadata (task, preprocessing, class names,
-// NMS settings), the same preprocessing as gluonzoo.vision.transforms.image_eval, and a backend that runs the graph
-// (ONNX Runtime or OpenCV DNN). A detector's graph either ends with its NMS (ONNX Runtime) or returns the candidate
-// rows before it (an export for OpenCV, whose DNN has no NonMaxSuppression layer): then NMS runs here, per class
-// with cv::dnn::NMSBoxes, as MXNet's box_nms does.
+// One exported gluonzoo model, a classifier, an object detector or a semantic segmenter: its metadata (task,
+// preprocessing, class names, NMS settings), the same preprocessing as gluonzoo.vision.transforms.image_eval, and a
+// backend that runs the graph (ONNX Runtime or OpenCV DNN). A detector's graph either ends with its NMS (ONNX
+// Runtime) or returns the candidate rows before it (an export for OpenCV, whose DNN has no NonMaxSuppression layer):
+// then NMS runs here, per class with cv::dnn::NMSBoxes, as MXNet's box_nms does.
 #pragma once
 #include <map>
 #include <memory>
@@ -42,6 +42,7 @@ struct Meta {
   std::vector<std::string> classes;
   Nms nms;
   bool detector() const { return task == "object-detection"; }
+  bool segmenter() const { return task == "semantic-segmentation"; }
   static Meta from_props(const std::map<std::string, std::string> &props);
 };
 
@@ -81,6 +82,10 @@ class Model {
   // decode -> preprocess -> run (-> NMS when not in the graph) -> the objects scoring >= threshold, best first,
   // boxes mapped back through the resize. Throws BadInput for undecodable bytes, and for a classifier.
   std::vector<Detection> detect(const std::string &bytes, double threshold) const;
+  // decode -> resize to the graph's input size -> run -> the first output's class scores resized back to the
+  // picture's size (MXNet's BilinearResize2D) -> argmax: one 8-bit class id a pixel (CV_8UC1, the picture's size).
+  // Throws BadInput for undecodable bytes, and for a model that is not a segmenter.
+  cv::Mat segment(const std::string &bytes) const;
   const Meta &meta() const { return meta_; }
   std::string backend() const { return backend_->name(); }
 
@@ -89,6 +94,8 @@ class Model {
   std::unique_ptr<Backend> backend_;
 };
 
+// What a request for another task's endpoint gets (an HTTP 400): the endpoint this model answers.
+BadInput wrong_task(const Meta &m);
 // The picture in RGB. Throws BadInput for an empty, truncated (JPEG) or undecodable body, TooLarge for a header
 // claiming more than max_pixels() (checked before decoding).
 cv::Mat decode_rgb(const std::string &bytes);
@@ -97,9 +104,16 @@ cv::Mat preprocess(const cv::Mat &rgb, const Meta &m);
 // MXNet's box_nms on one image's candidate rows (id, score, x1, y1, x2, y2), then the post_nms cut: the indices of
 // the kept rows, best first
 std::vector<int> suppress(const float *rows, int count, const Nms &nms);
+// MXNet's BilinearResize2D (align_corners, its float arithmetic) of (classes, h, w) scores to (H, W), fused with
+// the argmax over classes (the first of equal scores): the class id of every output pixel
+cv::Mat upsample_argmax(const float *scores, int classes, int h, int w, int H, int W);
+// the PNG of an 8-bit, one-channel class-id map
+std::string encode_png(const cv::Mat &ids);
 // a detection threshold from a query string value: a number from 0 to 1, else BadInput
 double parse_threshold(const std::string &value);
 std::string to_json(const Model &m, const std::vector<Scored> &top);
 std::string to_json(const std::vector<Detection> &objects);
+// the CLI's line for a segmented picture: {"image", "width", "height", "classes": {id: pixel count}}
+std::string to_json(const std::string &image, const cv::Mat &ids);
 
 }  // namespace gz

@@ -1,5 +1,7 @@
 // gluonzoo-predict MODEL.onnx IMAGE... [--backend ort|opencv] [--topk 5]: one JSON line per image, the top-k of a
-// classifier; with --detect [--threshold 0.5], the objects a detector finds, as POST /detect answers.
+// classifier; with --detect [--threshold 0.5], the objects a detector finds, as POST /detect answers; with
+// --segment, a segmenter's map as POST /segment makes it, summed up: {"image", "width", "height", "classes": {id:
+// pixel count}} (the ids present only).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -21,13 +23,13 @@ std::string read_file(const std::string &path) {
 }
 
 const char *kUsage = "usage: gluonzoo-predict MODEL.onnx IMAGE... [--backend ort|opencv] [--topk 5] "
-                     "[--detect [--threshold 0.5]]\n";
+                     "[--detect [--threshold 0.5] | --segment]\n";
 }
 
 int main(int argc, char **argv) {
   std::string model, backend = "ort";
   int topk = 5;
-  bool detect = false;
+  bool detect = false, segment = false;
   double threshold = 0.5;
   std::vector<std::string> images;
   try {
@@ -36,6 +38,7 @@ int main(int argc, char **argv) {
       if (a == "--backend" && i + 1 < argc) backend = argv[++i];
       else if (a == "--topk" && i + 1 < argc) topk = std::stoi(argv[++i]);
       else if (a == "--detect") detect = true;
+      else if (a == "--segment") segment = true;
       else if (a == "--threshold" && i + 1 < argc) threshold = gz::parse_threshold(argv[++i]);
       else if (a[0] == '-') { std::cerr << kUsage; return 2; }
       else if (model.empty()) model = a;
@@ -51,16 +54,20 @@ int main(int argc, char **argv) {
   }
   try {
     gz::Model m(model, backend);
-    if (detect != m.meta().detector()) {
-      std::cerr << "gluonzoo-predict: error: " << m.meta().model
-                << (detect ? " is not an object detector: drop --detect\n" : " is an object detector: use --detect\n");
+    if (detect != m.meta().detector() || segment != m.meta().segmenter()) {
+      const gz::Meta &meta = m.meta();
+      std::cerr << "gluonzoo-predict: error: " << meta.model << " is a model for " << meta.task << ": use "
+                << (meta.detector() ? "--detect" : meta.segmenter() ? "--segment" : "neither --detect nor --segment")
+                << "\n";
       return 1;
     }
     int failures = 0;
     for (auto &path : images) {
       try {
         std::string bytes = read_file(path);
-        std::cout << (detect ? gz::to_json(m.detect(bytes, threshold)) : gz::to_json(m, m.classify(bytes, topk)))
+        std::cout << (detect    ? gz::to_json(m.detect(bytes, threshold))
+                      : segment ? gz::to_json(path, m.segment(bytes))
+                                : gz::to_json(m, m.classify(bytes, topk)))
                   << std::endl;
       } catch (const gz::BadInput &e) {  // one line each: unreadable, not an image, an image bomb (TooLarge)
         std::cerr << "gluonzoo-predict: error: " << path << ": " << e.what() << "\n";

@@ -1,12 +1,14 @@
 // gluonzoo-serve MODEL.onnx [--backend ort|opencv] [--host 127.0.0.1] [--port 8080] [--topk 5] [--threads 1]
 //   POST /predict  body: image bytes      -> 200 {"model", "backend", "topk": [{"index", "label", "prob"}]}
 //   POST /detect[?threshold=0.5]          -> 200 [{"class", "score", "box": [x1, y1, x2, y2]}], best first
+//   POST /segment  body: image bytes      -> 200 image/png: 8-bit grey, one class id a pixel, the picture's size
 //   GET  /health                          -> 200 {"status": "ok", "model", "backend", "task"}
 // Every error is a JSON {"error": "..."}: a body that is empty, not an image, or a truncated JPEG, a bad threshold,
-// /predict on a detector or /detect on a classifier, a request that is not HTTP or a body shorter than its
-// Content-Length (after the 5 s read timeout) a 400; an unknown path a 404; another method on the three paths a 405;
-// a body over 10 MB, or an image whose header claims over 100,000,000 pixels (refused before decoding), a 413. The
-// server keeps serving; httplib answers on a pool of max(8, cores - 1) threads.
+// an endpoint of another task than the model's (/predict on a detector, /segment on a classifier...), a request
+// that is not HTTP or a body shorter than its Content-Length (after the 5 s read timeout) a 400; an unknown path a
+// 404; another method on the four paths a 405; a body over 10 MB, or an image whose header claims over 100,000,000
+// pixels (refused before decoding), a 413. The server keeps serving; httplib answers on a pool of max(8, cores - 1)
+// threads.
 #include <malloc.h>
 
 #include <csignal>
@@ -23,7 +25,8 @@ namespace {
 constexpr size_t kMaxImage = 10u << 20;   // what /predict accepts
 constexpr size_t kMaxBody = 64u << 20;    // what httplib reads at all (answering 413 itself above it)
 // the paths served, each with its one method
-const std::map<std::string, std::string> kRoutes{{"/predict", "POST"}, {"/detect", "POST"}, {"/health", "GET"}};
+const std::map<std::string, std::string> kRoutes{
+    {"/predict", "POST"}, {"/detect", "POST"}, {"/segment", "POST"}, {"/health", "GET"}};
 httplib::Server *g_server = nullptr;
 
 void error(httplib::Response &res, int status, const std::string &msg) {
@@ -33,12 +36,13 @@ void error(httplib::Response &res, int status, const std::string &msg) {
                   "application/json");
 }
 
-// One image request: the body-size limit, then `run` (which returns the JSON answer), its errors as 413 / 400 / 500.
+// One image request: the body-size limit, then `run` (which returns the answer, of `type`), its errors as 413 / 400
+// / 500.
 template <typename Run>
-void answer(const httplib::Request &req, httplib::Response &res, Run run) {
+void answer(const httplib::Request &req, httplib::Response &res, Run run, const char *type = "application/json") {
   if (req.body.size() > kMaxImage) return error(res, 413, "image body over 10 MB");
   try {
-    res.set_content(run(), "application/json");
+    res.set_content(run(), type);
   } catch (const gz::TooLarge &e) {
     error(res, 413, e.what());
   } catch (const gz::BadInput &e) {
@@ -59,7 +63,7 @@ void on_error(const httplib::Request &req, httplib::Response &res) {
     return error(res, 405, req.method + " " + req.path + ": use " + route->second);
   }
   switch (res.status) {
-    case 404: return error(res, 404, "no such path: POST /predict, POST /detect or GET /health");
+    case 404: return error(res, 404, "no such path: POST /predict, POST /detect, POST /segment or GET /health");
     case 400: return error(res, 400, "bad request: not HTTP, or a body shorter than its Content-Length");
     case 413: return error(res, 413, "body over 64 MB");
     default: return error(res, res.status, "HTTP " + std::to_string(res.status));
@@ -113,6 +117,9 @@ int main(int argc, char **argv) {
       double threshold = req.has_param("threshold") ? gz::parse_threshold(req.get_param_value("threshold")) : 0.5;
       return gz::to_json(clf->detect(req.body, threshold));
     });
+  });
+  svr.Post("/segment", [&](const httplib::Request &req, httplib::Response &res) {
+    answer(req, res, [&] { return gz::encode_png(clf->segment(req.body)); }, "image/png");
   });
   std::signal(SIGTERM, [](int) { if (g_server) g_server->stop(); });
   std::signal(SIGINT, [](int) { if (g_server) g_server->stop(); });

@@ -24,9 +24,10 @@ import org.opencv.imgproc.Imgproc;
 
 /**
  * One exported gluonzoo model run by OpenCV DNN, with gluonzoo.vision.transforms.image_eval's steps: a classifier
- * (classify) or an object detector exported with target='opencv' (detect): its graph returns the candidate rows
+ * (classify), an object detector exported with target='opencv' (detect): its graph returns the candidate rows
  * (id, score, x1, y1, x2, y2) before NMS, which OpenCV 4.6 DNN cannot run, and the NMS runs here, per class with
- * Dnn.NMSBoxes, as MXNet's box_nms does.
+ * Dnn.NMSBoxes, as MXNet's box_nms does; or a semantic segmenter (segment): the class scores at the graph's fixed
+ * size, resized back to the picture's as MXNet's BilinearResize2D does, then the argmax.
  */
 final class Model {
     /** A request that cannot be answered: an HTTP 4xx, one line saying what was wrong. */
@@ -45,7 +46,7 @@ final class Model {
     record Detection(int index, String label, double score, double[] box) {}
 
     final String model, task;
-    private final boolean detector, perClass;
+    private final boolean detector, segmenter, perClass;
     private final float iouThreshold, validThreshold;
     private final int topk, postNms;
     private final int[] resize, crop;
@@ -65,9 +66,11 @@ final class Model {
         // a record without resize/crop (e.g. CIFAR's 32x32): the graph's own input size, short side resized to it
         int[] shape = ints(m.getOrDefault("gluonzoo.input_shape", "1,3,224,224"));
         String cropDefault = shape.length == 4 ? shape[2] + "," + shape[3] : "224";
-        int[] c = ints(m.getOrDefault("gluonzoo.preprocess.crop", cropDefault));
+        boolean segmentation = "semantic-segmentation".equals(m.get("gluonzoo.task"));
+        int[] c = ints(segmentation ? cropDefault : m.getOrDefault("gluonzoo.preprocess.crop", cropDefault));
         crop = c.length == 1 ? new int[] {c[0], c[0]} : c;
-        resize = ints(m.getOrDefault("gluonzoo.preprocess.resize", String.valueOf(crop[0])));
+        resize = segmentation ? crop.clone()
+                : ints(m.getOrDefault("gluonzoo.preprocess.resize", String.valueOf(crop[0])));
         String i = m.getOrDefault("gluonzoo.preprocess.interp", "");
         interp = "None".equals(i) ? "" : i;
         mean = floats(m.getOrDefault("gluonzoo.preprocess.mean", "0.485,0.456,0.406"));  // as the C++ service
@@ -84,6 +87,16 @@ final class Model {
         classes = names.isEmpty() ? List.of() : Arrays.asList(names.split("\n", -1));
         task = m.getOrDefault("gluonzoo.task", "image-classification");
         detector = task.equals("object-detection");
+        segmenter = task.equals("semantic-segmentation");
+        if (segmenter) {  // the graph's fixed size (its upsampling is fixed to it), the whole picture resized to it
+            if (shape.length != 4)
+                throw new IllegalArgumentException("a segmentation export needs gluonzoo.input_shape N,C,H,W");
+            if (m.containsKey("gluonzoo.preprocess.crop"))
+                throw new IllegalArgumentException("segmentation preprocess with a crop: the service labels every "
+                        + "pixel of the picture");
+            if (classes.size() > 256)
+                throw new IllegalArgumentException("over 256 classes: an 8-bit PNG cannot hold the class ids");
+        }
         if (detector) {
             if (resize.length != 2)  // detect() maps boxes back through an exact resize to the graph's fixed size
                 throw new IllegalArgumentException("detector preprocess resizes the short side (variable image size); "
@@ -104,6 +117,15 @@ final class Model {
     }
 
     boolean detector() { return detector; }
+
+    boolean segmenter() { return segmenter; }
+
+    /** What a request for the wrong task's endpoint gets: the one this model answers. */
+    private BadInput wrongTask() {
+        String where = detector ? "/detect (CLI: --detect)" : segmenter ? "/segment (CLI: --segment)"
+                : "/predict (CLI: --predict)";
+        return new BadInput(model + " is a model for " + task + ": POST the image to " + where);
+    }
 
     private static int[] ints(String s) {
         return Arrays.stream(s.split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
@@ -190,11 +212,12 @@ final class Model {
     }
 
     /**
-     * decode -> preprocess -> run: the graph's (first) output, flat; `size` gets the picture's {width, height}.
+     * decode -> preprocess -> run: the graph's first output, flat; `size` gets the picture's {width, height} and
+     * `shape`, when given, the output's shape.
      * An OpenCV Java Mat holds native memory that only its finalizer frees, at a GC that a small Java heap makes
      * rare: the service grew by 800 MB under the load test. Every Mat is released as soon as it has been used.
      */
-    private float[] infer(byte[] data, int[] size) throws BadInput {
+    private float[] infer(byte[] data, int[] size, int[] shape) throws BadInput {
         Mat rgb = decodeRgb(data);
         size[0] = rgb.cols();
         size[1] = rgb.rows();
@@ -206,17 +229,25 @@ final class Model {
         }
         synchronized (net) {  // cv::dnn::Net is not thread-safe; the HTTP server is
             net.setInput(x);
-            Mat y = net.forward(), flat = y.reshape(1, 1);
+            // every output, in layer order, which is the graph's output order for our exports (a segmenter's main
+            // scores come before its auxiliary head's); a bare forward() gives the last layer's only
+            List<Mat> ys = new ArrayList<>();
+            net.forward(ys, net.getUnconnectedOutLayersNames());
+            Mat y = ys.get(0), flat = y.reshape(1, 1);
+            if (shape != null)
+                for (int d = 0; d < Math.min(shape.length, y.dims()); d++) shape[d] = y.size(d);
             float[] out = new float[(int) flat.total()];
             flat.get(0, 0, out);
-            for (Mat m : new Mat[] {x, y, flat}) m.release();
+            x.release();
+            flat.release();
+            for (Mat m : ys) m.release();
             return out;
         }
     }
 
     List<Scored> classify(byte[] data, int topk) throws BadInput {
-        if (detector) throw new BadInput(model + " is an object detector: POST the image to /detect (CLI: --detect)");
-        float[] logits = infer(data, new int[2]);
+        if (detector || segmenter) throw wrongTask();
+        float[] logits = infer(data, new int[2], null);
         double mx = Double.NEGATIVE_INFINITY, sum = 0;
         for (float v : logits) mx = Math.max(mx, v);
         double[] p = new double[logits.length];
@@ -234,9 +265,9 @@ final class Model {
 
     /** The objects scoring at least `threshold`, best first, boxes mapped back through the resize. */
     List<Detection> detect(byte[] data, double threshold) throws BadInput {
-        if (!detector) throw new BadInput(model + " is not an object detector (task " + task + "): POST the image to /predict");
+        if (!detector) throw wrongTask();
         int[] size = new int[2];
-        float[] rows = infer(data, size);  // (1, N, 6) candidate rows
+        float[] rows = infer(data, size, null);  // (1, N, 6) candidate rows
         double sx = (double) size[0] / crop[1], sy = (double) size[1] / crop[0];
         List<Detection> out = new ArrayList<>();
         for (int i : suppress(rows, rows.length / 6)) {
@@ -245,6 +276,67 @@ final class Model {
             out.add(new Detection(id, id < classes.size() ? classes.get(id) : String.valueOf(id), rows[r + 1],
                     new double[] {rows[r + 2] * sx, rows[r + 3] * sy, rows[r + 4] * sx, rows[r + 5] * sy}));
         }
+        return out;
+    }
+
+    /**
+     * decode -> resize to the graph's input size -> run -> the first output's class scores resized back to the
+     * picture's size -> argmax: the class id of every pixel (rows of width), in a Mat of CV_8UC1.
+     */
+    Mat segment(byte[] data) throws BadInput {
+        if (!segmenter) throw wrongTask();
+        int[] size = new int[2], shape = new int[4];
+        float[] scores = infer(data, size, shape);  // (1, classes, h, w)
+        return upsampleArgmax(scores, shape[1], shape[2], shape[3], size[1], size[0]);
+    }
+
+    /**
+     * MXNet's BilinearResize2D (align_corners, its float arithmetic) of (classes, h, w) scores to (H, W), fused with
+     * the argmax over classes (the first of equal scores). gluonzoo.vision.inference.segment resizes with
+     * align_corners=True (the corners' pixel centres meet), which Imgproc.resize cannot do; this is MXNet's CPU
+     * kernel, float for float (the C++ service's upsample_argmax).
+     */
+    static Mat upsampleArgmax(float[] s, int classes, int h, int w, int H, int W) {
+        final float ry = H > 1 ? (float) (h - 1) / (float) (H - 1) : 0f;
+        final float rx = W > 1 ? (float) (w - 1) / (float) (W - 1) : 0f;
+        final int plane = h * w;
+        int[] x0 = new int[W], xp = new int[W];
+        float[] lx0 = new float[W], lx1 = new float[W];
+        for (int x = 0; x < W; x++) {
+            float fx = rx * (float) x;
+            x0[x] = (int) fx;
+            xp[x] = x0[x] < w - 1 ? 1 : 0;
+            lx1[x] = fx - (float) x0[x];
+            lx0[x] = 1f - lx1[x];
+        }
+        byte[] ids = new byte[H * W];
+        for (int y = 0; y < H; y++) {
+            float fy = ry * (float) y;
+            int y0 = (int) fy, yp = y0 < h - 1 ? w : 0;
+            float ly1 = fy - (float) y0, ly0 = 1f - ly1;
+            for (int x = 0; x < W; x++) {
+                int p = y0 * w + x0[x], best = 0;
+                float top = 0;
+                for (int c = 0; c < classes; c++, p += plane) {
+                    float v = ly0 * (lx0[x] * s[p] + lx1[x] * s[p + xp[x]])
+                            + ly1 * (lx0[x] * s[p + yp] + lx1[x] * s[p + yp + xp[x]]);
+                    if (c == 0 || v > top) { top = v; best = c; }  // the first of equal scores, as numpy's argmax
+                }
+                ids[y * W + x] = (byte) best;
+            }
+        }
+        Mat out = new Mat(H, W, CvType.CV_8UC1);
+        out.put(0, 0, ids);
+        return out;
+    }
+
+    /** The PNG of an 8-bit, one-channel class-id map (released here). */
+    static byte[] png(Mat ids) {
+        MatOfByte buf = new MatOfByte();
+        Imgcodecs.imencode(".png", ids, buf);
+        byte[] out = buf.toArray();
+        buf.release();
+        ids.release();
         return out;
     }
 

@@ -24,11 +24,15 @@ import java.util.concurrent.TimeUnit;
  *   java -cp ... gluonzoo.Serve MODEL.onnx [--host 127.0.0.1] [--port 8081] [--topk 5]   (HTTP)
  *   java -cp ... gluonzoo.Serve MODEL.onnx --predict IMAGE...                           (CLI, one JSON line each)
  *   java -cp ... gluonzoo.Serve MODEL.onnx [--threshold 0.5] --detect IMAGE...          (CLI, a detector)
+ *   java -cp ... gluonzoo.Serve MODEL.onnx --segment IMAGE...                           (CLI, a segmenter)
  * POST /predict (image bytes) -> {"model", "backend", "topk": [{"index", "label", "prob"}]};
- * POST /detect[?threshold=0.5] -> [{"class", "score", "box": [x1, y1, x2, y2]}], best first; GET /health.
- * Every error is a JSON {"error": "..."}: an empty, undecodable or truncated body, a bad threshold, /predict on a
- * detector, /detect on a classifier, a request that is not HTTP or a body shorter than its Content-Length (after
- * 5 s without data) a 400; an unknown path a 404; another method on the three paths a 405; a body over 10 MB, or an
+ * POST /detect[?threshold=0.5] -> [{"class", "score", "box": [x1, y1, x2, y2]}], best first;
+ * POST /segment -> image/png, 8-bit grey, one class id a pixel, the picture's size; GET /health. The CLI's
+ * --segment prints {"image", "width", "height", "classes": {id: pixel count}} a picture.
+ * Every error is a JSON {"error": "..."}: an empty, undecodable or truncated body, a bad threshold, an endpoint of
+ * another task than the model's (/predict on a detector, /segment on a classifier...), a request that is not HTTP
+ * or a body shorter than its Content-Length (after 5 s without data) a 400; an unknown path a 404; another method
+ * on the four paths a 405; a body over 10 MB, or an
  * image whose header claims over 100,000,000 pixels (refused before decoding) a 413. The server keeps serving; it
  * answers on 8 threads and runs one inference at a time (cv::dnn::Net is not thread-safe).
  */
@@ -42,7 +46,7 @@ public final class Serve {
         int port = 8081, topk = 5;
         double threshold = 0.5;
         List<String> images = null;
-        boolean detect = false;
+        String mode = null;  // the CLI's: --predict, --detect or --segment
         try {
             for (int i = 1; i < args.length; i++) {
                 switch (args[i]) {
@@ -50,8 +54,8 @@ public final class Serve {
                     case "--port" -> port = Integer.parseInt(args[++i]);
                     case "--topk" -> topk = Integer.parseInt(args[++i]);
                     case "--threshold" -> threshold = threshold(args[++i]);
-                    case "--predict", "--detect" -> {
-                        detect = args[i].equals("--detect");
+                    case "--predict", "--detect", "--segment" -> {
+                        mode = args[i];
                         images = List.of(args).subList(i + 1, args.length);
                         i = args.length;
                     }
@@ -71,16 +75,21 @@ public final class Serve {
             return;
         }
         if (images != null) {
-            if (detect != clf.detector()) {
-                System.err.println("gluonzoo-java: error: " + clf.model + (detect ? " is not an object detector: use "
-                        + "--predict" : " is an object detector: use --detect"));
+            String right = clf.detector() ? "--detect" : clf.segmenter() ? "--segment" : "--predict";
+            if (!right.equals(mode)) {
+                System.err.println("gluonzoo-java: error: " + clf.model + " is a model for " + clf.task + ": use "
+                                   + right);
                 System.exit(1);
             }
             int failures = 0;
             for (String image : images) {
                 try {  // one line each: unreadable, not an image, an image bomb (TooLarge)
                     byte[] data = readFile(image);
-                    System.out.println(detect ? json(clf.detect(data, threshold)) : json(clf, clf.classify(data, topk)));
+                    System.out.println(switch (right) {
+                        case "--detect" -> json(clf.detect(data, threshold));
+                        case "--segment" -> json(image, clf.segment(data));
+                        default -> json(clf, clf.classify(data, topk));
+                    });
                 } catch (Model.BadInput e) {
                     System.err.println("gluonzoo-java: error: " + image + ": " + e.getMessage());
                     failures++;
@@ -106,7 +115,8 @@ public final class Serve {
     }
 
     /** The paths served, each with its one method. */
-    static final Map<String, String> ROUTES = Map.of("/predict", "POST", "/detect", "POST", "/health", "GET");
+    static final Map<String, String> ROUTES = Map.of("/predict", "POST", "/detect", "POST", "/segment", "POST",
+                                                     "/health", "GET");
     static final int THREADS = 8;  // as the C++ service (httplib's pool); inference itself runs one at a time
     static final int READ_TIMEOUT_S = 5;  // as httplib's
     /** The methods a request line may name (as httplib's list): anything else is not HTTP, a 400. */
@@ -125,7 +135,7 @@ public final class Serve {
             if (readBody(r) == null) return;  // the client's body, read and dropped (else it stays on the connection)
             if (allowed != null) ex.getResponseHeaders().set("Allow", allowed);
             r.send(allowed == null ? 404 : 405, error(allowed == null
-                    ? "no such path: POST /predict, POST /detect or GET /health"
+                    ? "no such path: POST /predict, POST /detect, POST /segment or GET /health"
                     : method + " " + path + ": use " + allowed));
             return;
         }
@@ -141,6 +151,8 @@ public final class Serve {
                 r.send(413, error("image body over 10 MB"));
             } else if (path.equals("/predict")) {
                 r.send(200, json(clf, clf.classify(body, topk)));
+            } else if (path.equals("/segment")) {
+                r.send(200, Model.png(clf.segment(body)), "image/png");
             } else {
                 String value = query(ex.getRequestURI().getRawQuery(), "threshold");
                 r.send(200, json(clf.detect(body, value == null ? 0.5 : threshold(value))));
@@ -207,13 +219,17 @@ public final class Serve {
 
         synchronized boolean sent() { return sent; }
 
+        /** A JSON answer. */
+        void send(int status, String body) {
+            send(status, body.getBytes(StandardCharsets.UTF_8), "application/json");
+        }
+
         /** Writes and flushes the answer; closing the exchange (which drains the request) is the handler's. */
-        synchronized void send(int status, String body) {
+        synchronized void send(int status, byte[] b, String type) {
             if (sent) return;
             sent = true;
             try {
-                byte[] b = body.getBytes(StandardCharsets.UTF_8);
-                ex.getResponseHeaders().set("Content-Type", "application/json");
+                ex.getResponseHeaders().set("Content-Type", type);
                 boolean head = ex.getRequestMethod().equals("HEAD");  // the headers only
                 ex.sendResponseHeaders(status, head ? -1 : b.length);
                 OutputStream os = ex.getResponseBody();
@@ -238,7 +254,7 @@ public final class Serve {
 
     private static void usage() {
         System.err.println("usage: gluonzoo.Serve MODEL.onnx [--host H] [--port P] [--topk K] [--threshold T] "
-                           + "[--predict IMAGE... | --detect IMAGE...]");
+                           + "[--predict IMAGE... | --detect IMAGE... | --segment IMAGE...]");
         System.exit(2);
     }
 
@@ -283,6 +299,25 @@ public final class Serve {
                     .append(b[2]).append(',').append(b[3]).append("]}");
         }
         return sb.append(']').toString();
+    }
+
+    /** The CLI's line for a segmented picture: its size and the pixel count of each class id present. */
+    static String json(String image, org.opencv.core.Mat ids) {
+        int w = ids.cols(), h = ids.rows();
+        byte[] px = new byte[w * h];
+        ids.get(0, 0, px);
+        ids.release();
+        long[] counts = new long[256];
+        for (byte b : px) counts[b & 0xff]++;
+        StringBuilder sb = new StringBuilder("{\"image\":").append(quote(image)).append(",\"width\":").append(w)
+                .append(",\"height\":").append(h).append(",\"classes\":{");
+        String sep = "";
+        for (int id = 0; id < counts.length; id++)
+            if (counts[id] > 0) {
+                sb.append(sep).append('"').append(id).append("\":").append(counts[id]);
+                sep = ",";
+            }
+        return sb.append("}}").toString();
     }
 
     static String error(String msg) { return "{\"error\":" + quote(msg) + "}"; }
