@@ -38,8 +38,8 @@ def pictures(folder):
     return scenes, [os.path.join(folder, n) for n in others]
 
 
-def reference(paths):
-    """The pretrained net, the preprocess that resizes to its export size, and per picture (basename) Python's map
+def reference(paths, name=SEGMENTER):
+    """The pretrained net `name`, the preprocess that resizes to its export size, and per picture (basename) Python's map
     with the gap between its two best scores at every pixel."""
     import mxnet as mx
     import numpy as np
@@ -47,7 +47,7 @@ def reference(paths):
     from gluonzoo.vision import read_image
     from gluonzoo.vision.inference import segment
     from gluonzoo.vision.transforms import from_preprocess
-    net = gz.get_model(SEGMENTER, pretrained=True)
+    net = gz.get_model(name, pretrained=True)
     pre = dict(net.weights.preprocess, resize=tuple(net.weights.input_shape[2:]))
     maps = segment(net, paths, preprocess=pre)
     ref = {}

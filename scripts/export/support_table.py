@@ -16,6 +16,11 @@ the record's weights in the local store (offline), the export for each target, a
 (same classes in the same order, boxes within 1 px, scores within 1e-3; worst box difference in brackets);
 without them, n/a.
 
+Semantic segmenters: the service columns run the CLIs' `--segment` with the record's real weights (when in the
+local store) on deploy_segment.py's pictures (four digit test scenes at the export size, two of other sizes):
+per picture the class pixel counts of Python's vision.inference.segment, exact at the export size, off by at most
+the near-tie pixels elsewhere. Other tasks (instance segmentation, pose, text): n/a, the services do not serve them.
+
     scripts/deploy/build.sh out/deploy            # the CLIs
     python scripts/export/support_table.py --build out/deploy [--pattern 'resnet*'] [--out docs/export_support.md]
 
@@ -90,8 +95,10 @@ def services(name, build):
     w = entry.default_weights
     if entry.task == 'object-detection':
         return detector_services(name, build)
+    if entry.task == 'semantic-segmentation':
+        return segmenter_services(name, build)
     if entry.task != 'image-classification':
-        return 'n/a: the services classify images or detect objects'
+        return 'n/a: the services classify, detect or segment (semantic) images'
     if w is None:
         return 'n/a: no weights record to read preprocessing from'
     mx.random.seed(0)
@@ -125,6 +132,57 @@ def services(name, build):
     return out
 
 
+def _offline_pretrained(name):
+    """The model with its record's weights when they are in the local store (a docs table downloads nothing), else
+    None."""
+    import gluonzoo as gz
+    from gluonzoo.errors import WeightsNotFoundError
+    offline = os.environ.get('GLUONZOO_OFFLINE')
+    os.environ['GLUONZOO_OFFLINE'] = '1'
+    try:
+        return gz.get_model(name, pretrained=True)
+    except WeightsNotFoundError:
+        return None
+    finally:
+        if offline is None:
+            del os.environ['GLUONZOO_OFFLINE']
+        else:
+            os.environ['GLUONZOO_OFFLINE'] = offline
+
+
+def segmenter_services(name, build):
+    """{runtime: result} of the three CLIs' --segment against Python's segment() with the record's real weights on
+    the scenes of `make deploy-test` (deploy_segment.py: class pixel counts equal, near ties aside), or one n/a."""
+    import gluonzoo as gz
+    from gluonzoo.registry import get_entry
+    sys.path.insert(0, os.path.join(ROOT, 'scripts', 'deploy'))
+    import deploy_segment as ds
+    if get_entry(name).default_weights is None:
+        return 'n/a: no weights record'
+    if _offline_pretrained(name) is None:
+        return 'n/a: real weights not in the local store'
+    java = ['java', '-Djava.library.path=/usr/lib/jni', '-cp', f'{build}/java:/usr/share/java/opencv.jar',
+            'gluonzoo.Serve']
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        scenes, others = ds.pictures(tmp)
+        paths = scenes + others
+        net, ref = ds.reference(paths, name)
+        exact = {p: p in scenes for p in paths}
+        for runtime, target, cmd in (('ORT C++', 'ort', [f'{build}/cpp/gluonzoo-predict', None, '--backend', 'ort']),
+                                     ('OpenCV C++', 'opencv', [f'{build}/cpp/gluonzoo-predict', None, '--backend',
+                                                               'opencv']),
+                                     ('OpenCV Java', 'opencv', java + [None])):
+            try:
+                f = gz.export(net, os.path.join(tmp, target), formats=('onnx',), target=target)['onnx']
+            except Exception as e:  # noqa: BLE001 - the table reports it
+                out[runtime] = f'fail: export: {one_line(e)}'
+                continue
+            failures = ds.check_clis([(runtime, [f if c is None else c for c in cmd])], paths, ref, exact)
+            out[runtime] = f'fail: {one_line(failures[0])}' if failures else f'pass ({len(paths)} pictures)'
+    return out
+
+
 def detector_services(name, build):
     """{runtime: result} of the three CLIs' --detect against Python's detect() with the record's real weights, or
     one n/a reason."""
@@ -135,18 +193,9 @@ def detector_services(name, build):
     from gluonzoo.registry import get_entry
     if get_entry(name).default_weights is None:
         return 'n/a: no weights record'
-    from gluonzoo.errors import WeightsNotFoundError
-    offline = os.environ.get('GLUONZOO_OFFLINE')
-    os.environ['GLUONZOO_OFFLINE'] = '1'  # what is here already: a docs table downloads nothing
-    try:
-        net = gz.get_model(name, pretrained=True)
-    except WeightsNotFoundError:
+    net = _offline_pretrained(name)
+    if net is None:
         return 'n/a: real weights not in the local store (random weights tie: not compared)'
-    finally:
-        if offline is None:
-            del os.environ['GLUONZOO_OFFLINE']
-        else:
-            os.environ['GLUONZOO_OFFLINE'] = offline
     ref = [detect(net, [p], threshold=THRESHOLD)[0] for p in DETECT_PHOTOS]
     java = ['java', '-Djava.library.path=/usr/lib/jni', '-cp', f'{build}/java:/usr/share/java/opencv.jar',
             'gluonzoo.Serve']
@@ -221,7 +270,9 @@ def main():
              '("ties": random-weight scores tied in MXNet, end-to-end rows not compared); the service columns run',
              "`--detect` with the record's real weights on four photos against Python's `detect` (worst box",
              'difference in brackets), where those weights are in the local store; `make deploy-test` checks',
-             'yolo3_tiny_darknet_coco through the HTTP servers.',
+             'yolo3_tiny_darknet_coco through the HTTP servers. Semantic segmenters: the service columns run',
+             "`--segment` with the record's real weights on six pictures against Python's `segment` (class pixel",
+             'counts); `make deploy-test` checks fcn_mobilenetv2_1.0.digits through the HTTP servers.',
              '', '| model | ' + ' | '.join(RUNTIMES) + ' |', '|---' * (len(RUNTIMES) + 1) + '|']
     if args.pattern != '*':
         lines += merge(args.out, rows, RUNTIMES)
