@@ -27,9 +27,10 @@ def _finite(outputs):
 
 
 def _per_token(axis_of_tokens):
-    """Outputs whose first array has one row per token of input `axis_of_tokens` (ids in (batch, T) or (T, batch))."""
+    """Outputs whose first array has one row per token of input `axis_of_tokens` (ids in (batch, T) or (T, batch),
+    or characters in (batch, T, chars))."""
     def check(outputs, inputs, classes):
-        want = inputs[axis_of_tokens].shape
+        want = inputs[axis_of_tokens].shape[:2]
         assert tuple(outputs[0].shape[:2]) == tuple(want), \
             f'first output of shape {outputs[0].shape}, expected it to start with the token ids\' {want}'
         _finite(outputs)

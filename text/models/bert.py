@@ -16,6 +16,7 @@ from ...heads import reset_head
 from ...registry import register_model
 from ...weights import ONE_THREAD, Source, Weights
 from ..data.corpora import LEXNAMES
+from ._gluonnlp import gluonnlp_records
 
 # a masked attention score: exp() of it is exactly 0 in float32, as GluonNLP's length-masked softmax gives
 _NEG = -1e30
@@ -367,7 +368,7 @@ def _bert(num_layers, units, hidden_size, num_heads, vocab_size, **kw):
                      num_heads=num_heads, **kw)
 
 
-@register_model(test_input=_bert_inputs(), **_TEXT)
+@register_model(weights=gluonnlp_records('bert_12_768_12'), test_input=_bert_inputs(), **_TEXT)
 def bert_12_768_12(vocab_size=30522, token_type_vocab_size=2, units=768, hidden_size=3072, num_layers=12,
                    num_heads=12, max_length=512, dropout=0.1, use_pooler=True, use_decoder=True,
                    use_classifier=True):
@@ -377,7 +378,7 @@ def bert_12_768_12(vocab_size=30522, token_type_vocab_size=2, units=768, hidden_
                  use_classifier=use_classifier)
 
 
-@register_model(test_input=_bert_inputs(), **_TEXT)
+@register_model(weights=gluonnlp_records('bert_24_1024_16'), test_input=_bert_inputs(), **_TEXT)
 def bert_24_1024_16(vocab_size=30522, token_type_vocab_size=2, units=1024, hidden_size=4096, num_layers=24,
                     num_heads=16, max_length=512, dropout=0.1, use_pooler=True, use_decoder=True,
                     use_classifier=True):
@@ -396,7 +397,17 @@ def bert_6_384_12(vocab_size=30522, token_type_vocab_size=2, units=384, hidden_s
                  use_classifier=use_classifier)
 
 
-@register_model(test_input=_bert_inputs(types=False), **_TEXT)
+@register_model(weights=gluonnlp_records('ernie_12_768_12'), test_input=_bert_inputs(), **_TEXT)
+def ernie_12_768_12(vocab_size=18000, token_type_vocab_size=2, units=768, hidden_size=3072, num_layers=12,
+                    num_heads=12, max_length=513, dropout=0.1, use_pooler=True, use_decoder=True,
+                    use_classifier=True):
+    """Baidu ERNIE 1.0: BERT-base with ReLU FFNs, LayerNorm eps 1e-5, 513 positions (arXiv:1904.09223)."""
+    return _bert(num_layers, units, hidden_size, num_heads, vocab_size, token_type_vocab_size=token_type_vocab_size,
+                 max_length=max_length, dropout=dropout, use_pooler=use_pooler, use_decoder=use_decoder,
+                 use_classifier=use_classifier, activation='relu', layer_norm_eps=1e-5)
+
+
+@register_model(weights=gluonnlp_records('roberta_12_768_12'), test_input=_bert_inputs(types=False), **_TEXT)
 def roberta_12_768_12(vocab_size=50265, units=768, hidden_size=3072, num_layers=12, num_heads=12, max_length=512,
                       dropout=0.1, use_decoder=True):
     """RoBERTa-base (arXiv:1907.11692)."""
@@ -404,7 +415,7 @@ def roberta_12_768_12(vocab_size=50265, units=768, hidden_size=3072, num_layers=
                         num_heads=num_heads, max_length=max_length, dropout=dropout, use_decoder=use_decoder)
 
 
-@register_model(test_input=_bert_inputs(types=False), **_TEXT)
+@register_model(weights=gluonnlp_records('roberta_24_1024_16'), test_input=_bert_inputs(types=False), **_TEXT)
 def roberta_24_1024_16(vocab_size=50265, units=1024, hidden_size=4096, num_layers=24, num_heads=16,
                        max_length=512, dropout=0.1, use_decoder=True):
     """RoBERTa-large (arXiv:1907.11692)."""
@@ -412,7 +423,7 @@ def roberta_24_1024_16(vocab_size=50265, units=1024, hidden_size=4096, num_layer
                         num_heads=num_heads, max_length=max_length, dropout=dropout, use_decoder=use_decoder)
 
 
-@register_model(test_input=_bert_inputs(types=False), **_TEXT)
+@register_model(weights=gluonnlp_records('distilbert_6_768_12'), test_input=_bert_inputs(types=False), **_TEXT)
 def distilbert_6_768_12(vocab_size=30522, units=768, hidden_size=3072, num_layers=6, num_heads=12, max_length=512,
                         dropout=0.1):
     """DistilBERT, 6 layers (arXiv:1910.01108)."""

@@ -1,5 +1,6 @@
 """LSTM language models, parameter-compatible with GluonNLP 0.10.0's `StandardRNN` (Zaremba et al.,
-arXiv:1409.2329) and `AWDRNN` (Merity et al., arXiv:1708.02182).
+arXiv:1409.2329), `AWDRNN` (Merity et al., arXiv:1708.02182) and `BigRNN` (LSTM with projection, Jozefowicz et al.,
+arXiv:1602.02410).
 
 Layout: model -> weights record -> registered builders. Inputs are time-major (length, batch) ids, as GluonNLP's; outputs are
 (scores (length, batch, vocab), states), states as the gluon LSTM layers return them. The decoder shares the
@@ -9,12 +10,18 @@ AWD-LSTM's regularisers act in training only, as GluonNLP's: DropConnect on the 
 (`weight_drop`), word-level embedding dropout (`drop_e`: whole embedding rows), and dropout on the input, between
 layers and on the output. GluonNLP swaps the Parameters for dropping ones; here the layers drop the weight arrays
 they are handed, so names and files stay the same. Inference is unaffected.
+
+An LSTM with projection (LSTMP) has no fused MXNet op on CPU and no ONNX op, and the loop ops that could run it
+(foreach) have no ONNX converter: `Unrolled` nets unroll it over the input's length in the graph, traced again
+whenever the length changes (an export is of one length).
 """
 import mxnet as mx
 from mxnet.gluon import HybridBlock, nn, rnn
 
+from ...errors import BadInputError
 from ...registry import register_model
 from ...weights import ONE_THREAD, Source, Weights
+from ._gluonnlp import gluonnlp_records
 
 
 class WeightDropLSTM(rnn.LSTM):
@@ -127,6 +134,126 @@ class AWDRNN(_LM):
         return self.decoder(x), out_states
 
 
+class LSTMPCell(HybridBlock):
+    """One LSTMP step, GluonNLP's `LSTMPCellWithClip` (mxnet's contrib `LSTMPCell` when both clips are None): gates
+    i, f, g, o from the input and the projected state r, cell c clipped to +-cell_clip, r = h2r(h) clipped to
+    +-proj_clip. Call with (x, r, c); returns (output, r, c), the output being r."""
+
+    def __init__(self, hidden_size, projection_size, input_size, cell_clip=None, proj_clip=None, **kwargs):
+        super().__init__(**kwargs)
+        self._hidden, self._proj, self._clips = hidden_size, projection_size, (cell_clip, proj_clip)
+        with self.name_scope():
+            self.i2h_weight = self.params.get('i2h_weight', shape=(4 * hidden_size, input_size))
+            self.h2h_weight = self.params.get('h2h_weight', shape=(4 * hidden_size, projection_size))
+            self.h2r_weight = self.params.get('h2r_weight', shape=(projection_size, hidden_size))
+            self.i2h_bias = self.params.get('i2h_bias', shape=(4 * hidden_size,), init='zeros')
+            self.h2h_bias = self.params.get('h2h_bias', shape=(4 * hidden_size,), init='zeros')
+
+    def zeros(self, F, x):
+        """Zero (r, c) for a batch like x (batch, ...)."""
+        col = F.zeros_like(F.slice_axis(F.reshape(x, shape=(0, -1)), axis=1, begin=0, end=1))
+        return F.broadcast_axis(col, axis=1, size=self._proj), F.broadcast_axis(col, axis=1, size=self._hidden)
+
+    def begin_state(self, batch_size=0, func=mx.nd.zeros, **kwargs):
+        """[r, c] made by `func` (GluonNLP's order and call)."""
+        return [func(shape=(batch_size, self._proj), **kwargs), func(shape=(batch_size, self._hidden), **kwargs)]
+
+    def reset(self):
+        """Start numbering the steps again (see hybrid_forward)."""
+        self._t = 0
+
+    def hybrid_forward(self, F, x, r, c, i2h_weight, h2h_weight, h2r_weight, i2h_bias, h2h_bias):
+        # each call opens a fresh name scope, so unnamed ops of step 2 would repeat the names of step 1: ONNX
+        # resolves tensors by name, so every op is named by its step
+        t = f't{self._t}_'
+        self._t += 1
+        n = 4 * self._hidden
+        i2h = F.FullyConnected(x, i2h_weight, i2h_bias, num_hidden=n, name=t + 'i2h')
+        h2h = F.FullyConnected(r, h2h_weight, h2h_bias, num_hidden=n, name=t + 'h2h')
+        gates = F.elemwise_add(i2h, h2h, name=t + 'gates')
+        i, f, g, o = F.split(gates, num_outputs=4, axis=1, name=t + 'slice')
+        c = F.elemwise_add(F.elemwise_mul(F.sigmoid(f, name=t + 'f'), c, name=t + 'keep'),
+                           F.elemwise_mul(F.sigmoid(i, name=t + 'i'), F.tanh(g, name=t + 'g'), name=t + 'write'),
+                           name=t + 'cell')
+        if self._clips[0] is not None:
+            c = F.clip(c, -self._clips[0], self._clips[0], name=t + 'cell_clip')
+        h = F.elemwise_mul(F.sigmoid(o, name=t + 'o'), F.tanh(c, name=t + 'cell_tanh'), name=t + 'hidden')
+        r = F.FullyConnected(h, h2r_weight, num_hidden=self._proj, no_bias=True, name=t + 'out')
+        if self._clips[1] is not None:
+            r = F.clip(r, -self._clips[1], self._clips[1], name=t + 'out_clip')
+        return r, r, c
+
+
+def unroll(F, cell, xs, state, dropout=0.0):
+    """Run `cell` over the time-major steps `xs` (a list of (batch, C)) from state (r, c), with dropout on each
+    output (training only); returns (outputs, (r, c))."""
+    outs = []
+    cell.reset()
+    for x in xs:
+        y, *state = cell(x, *state)
+        outs.append(F.Dropout(y, p=dropout) if dropout else y)
+    return outs, tuple(state)
+
+
+def steps(F, x, n, axis=0):
+    """The n slices of x along `axis`, that axis dropped (Slice + Squeeze in ONNX)."""
+    return [F.squeeze(F.slice_axis(x, axis=axis, begin=t, end=t + 1), axis=axis) for t in range(n)]
+
+
+class Unrolled(HybridBlock):
+    """A net whose graph unrolls a recurrence over the length of its first input (axis `_time_axis`). Inside another
+    hybridized block it keeps the length of its own last imperative call."""
+
+    _time_axis = 0
+    _steps = None
+
+    def __call__(self, inputs, *args, **kwargs):
+        if isinstance(inputs, mx.nd.NDArray) and inputs.shape[self._time_axis] != self._steps:
+            self._steps = inputs.shape[self._time_axis]
+            self._clear_cached_op()  # the cached graph is of the previous length
+        elif self._steps is None:
+            raise BadInputError(f'{type(self).__name__} unrolls over the input length: call it once on an NDArray '
+                                'of the length to trace before calling it on symbols')
+        return super().__call__(inputs, *args, **kwargs)
+
+
+class BigRNN(Unrolled):
+    """GluonNLP's BigRNN: embedding -> `num_layers` LSTMP cells -> Dense decoder (untied). Call with time-major
+    ids (length, batch) and optionally the flat state list [r0, c0, r1, c1, ...]; returns (scores, states)."""
+
+    def __init__(self, vocab_size, embed_size, hidden_size, num_layers, projection_size, embed_dropout=0.0,
+                 encode_dropout=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self._dropout = encode_dropout
+        with self.name_scope():
+            self.embedding = nn.HybridSequential()
+            with self.embedding.name_scope():
+                self.embedding.add(nn.Embedding(vocab_size, embed_size))
+                if embed_dropout:
+                    self.embedding.add(nn.Dropout(embed_dropout))
+            self.encoder = nn.HybridSequential()  # GluonNLP's file has a dropout cell after each layer: its index
+            with self.encoder.name_scope():
+                for i in range(num_layers):
+                    self.encoder.add(LSTMPCell(hidden_size, projection_size, embed_size if i == 0 else projection_size))
+                    if encode_dropout:
+                        self.encoder.add(nn.Dropout(encode_dropout))
+            self.decoder = nn.Dense(vocab_size, flatten=False, in_units=projection_size)
+
+    def begin_state(self, batch_size=0, func=mx.nd.zeros, **kwargs):
+        """GluonNLP's flat [r0, c0, r1, c1, ...]."""
+        return [s for b in self.encoder if isinstance(b, LSTMPCell) for s in b.begin_state(batch_size, func, **kwargs)]
+
+    def hybrid_forward(self, F, inputs, begin_state=None):
+        xs = steps(F, self.embedding(inputs), self._steps)
+        cells = [b for b in self.encoder if isinstance(b, LSTMPCell)]
+        states = []
+        for i, cell in enumerate(cells):
+            state = begin_state[2 * i:2 * i + 2] if begin_state else cell.zeros(F, xs[0])
+            xs, state = unroll(F, cell, xs, state, self._dropout)
+            states.extend(state)
+        return self.decoder(F.stack(*xs, axis=0)), states
+
+
 # -- weights records ----------------------------------------------------------------------------------------------
 # Trained by gluonzoo (scripts/text/lm, its README has the numbers); 19 MB, so rebuilt by its recipe, not shipped.
 # Its vocabulary (the 10,000 commonest training tokens + <unk>) comes from the data: gluonzoo.text.train.datasets.austen.
@@ -157,30 +284,32 @@ _SHAPES = ('vocab_size', 'embed_size', 'hidden_size', 'num_layers', 'tie_weights
 _REG = dict(task='language-model', protected=_SHAPES, test_input=_lm_inputs())
 _TINY_STD = dict(vocab_size=20, embed_size=8, hidden_size=8)
 _TINY_AWD = dict(vocab_size=20, embed_size=8, hidden_size=12)
+_TINY_BIG = dict(vocab_size=20, embed_size=8, hidden_size=12, projection_size=8)
 
 
-@register_model(weights=[STANDARD_LSTM_LM_200_AUSTEN], test_kwargs=_TINY_STD, **_REG)
+@register_model(weights=[STANDARD_LSTM_LM_200_AUSTEN, *gluonnlp_records('standard_lstm_lm_200', default=False)],
+                test_kwargs=_TINY_STD, **_REG)
 def standard_lstm_lm_200(vocab_size=33278, embed_size=200, hidden_size=200, num_layers=2, dropout=0.2,
                          tie_weights=True):
     """2-layer LSTM LM, 200 units, tied (arXiv:1409.2329); vocab_size defaults to WikiText-2's."""
     return StandardRNN(vocab_size, embed_size, hidden_size, num_layers, dropout, tie_weights)
 
 
-@register_model(test_kwargs=_TINY_STD, **_REG)
+@register_model(weights=gluonnlp_records('standard_lstm_lm_650'), test_kwargs=_TINY_STD, **_REG)
 def standard_lstm_lm_650(vocab_size=33278, embed_size=650, hidden_size=650, num_layers=2, dropout=0.5,
                          tie_weights=True):
     """2-layer LSTM LM, 650 units, tied (arXiv:1409.2329)."""
     return StandardRNN(vocab_size, embed_size, hidden_size, num_layers, dropout, tie_weights)
 
 
-@register_model(test_kwargs=_TINY_STD, **_REG)
+@register_model(weights=gluonnlp_records('standard_lstm_lm_1500'), test_kwargs=_TINY_STD, **_REG)
 def standard_lstm_lm_1500(vocab_size=33278, embed_size=1500, hidden_size=1500, num_layers=2, dropout=0.65,
                           tie_weights=True):
     """2-layer LSTM LM, 1500 units, tied (arXiv:1409.2329)."""
     return StandardRNN(vocab_size, embed_size, hidden_size, num_layers, dropout, tie_weights)
 
 
-@register_model(test_kwargs=_TINY_AWD, **_REG)
+@register_model(weights=gluonnlp_records('awd_lstm_lm_600'), test_kwargs=_TINY_AWD, **_REG)
 def awd_lstm_lm_600(vocab_size=33278, embed_size=200, hidden_size=600, num_layers=3, tie_weights=True, dropout=0.2,
                     drop_h=0.1, drop_i=0.3, weight_drop=0.2, drop_e=0.05):
     """AWD-LSTM, 3 layers of 600 units, embedding 200 (arXiv:1708.02182)."""
@@ -188,9 +317,17 @@ def awd_lstm_lm_600(vocab_size=33278, embed_size=200, hidden_size=600, num_layer
                   drop_e)
 
 
-@register_model(test_kwargs=_TINY_AWD, **_REG)
+@register_model(weights=gluonnlp_records('awd_lstm_lm_1150'), test_kwargs=_TINY_AWD, **_REG)
 def awd_lstm_lm_1150(vocab_size=33278, embed_size=400, hidden_size=1150, num_layers=3, tie_weights=True,
                      dropout=0.4, drop_h=0.2, drop_i=0.65, weight_drop=0.5, drop_e=0.1):
     """AWD-LSTM, 3 layers of 1150 units, embedding 400 (arXiv:1708.02182)."""
     return AWDRNN(vocab_size, embed_size, hidden_size, num_layers, tie_weights, dropout, drop_h, drop_i, weight_drop,
                   drop_e)
+
+
+@register_model(weights=gluonnlp_records('big_rnn_lm_2048_512'), task='language-model', test_kwargs=_TINY_BIG,
+                test_input=_lm_inputs(), protected=_SHAPES[:-1] + ('projection_size',))
+def big_rnn_lm_2048_512(vocab_size=793471, embed_size=512, hidden_size=2048, projection_size=512, num_layers=1,
+                        embed_dropout=0.1, encode_dropout=0.1):
+    """1-layer LSTMP LM, 2048 units projected to 512, on the One Billion Word vocabulary (arXiv:1602.02410)."""
+    return BigRNN(vocab_size, embed_size, hidden_size, num_layers, projection_size, embed_dropout, encode_dropout)

@@ -16,6 +16,7 @@ from mxnet.gluon import HybridBlock, nn
 
 from ...registry import register_model
 from ...weights import ONE_THREAD, Source, Weights
+from ._gluonnlp import gluonnlp_records
 
 _NEG = -1e18
 
@@ -254,7 +255,7 @@ _REG = dict(task='translation', test_input=_nmt_inputs(),
             test_kwargs=dict(vocab_size=20, units=16, hidden_size=32, num_layers=2, num_heads=4))
 
 
-@register_model(**_REG)
+@register_model(weights=gluonnlp_records('transformer_en_de_512'), **_REG)
 def transformer_en_de_512(vocab_size=36794, units=512, hidden_size=2048, num_layers=6, num_heads=8, dropout=0.1,
                           max_src_length=530, max_tgt_length=549):
     """Transformer-base for WMT En-De, shared BPE vocabulary (arXiv:1706.03762)."""
