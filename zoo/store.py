@@ -1,5 +1,8 @@
 """The weights store: find, fetch or convert a checkpoint's .params file, and check its sha1 on every load.
 
+A record names its own file (`file_name`, e.g. `{arch}-{sha1[:8]}.params`) and where a mirror keeps its zip
+(`mirror_path`), so the same path fetches GluonNLP's vocabularies (gluonzoo.text.models._gluonnlp.Vocabulary).
+
 Sources, in order:
 1. the cache, `$GLUONZOO_HOME/models` (default `~/.gluonzoo/models`) or the `root` passed in;
 2. local folders listed in `$GLUONZOO_PATH` (os.pathsep-separated), used in place, never copied;
@@ -42,7 +45,7 @@ CHUNK = 1 << 20
 
 
 def cache_root(root=None):
-    """The folder that holds cached .params files."""
+    """The folder that holds cached files (.params, and GluonNLP vocabularies)."""
     if root:
         return os.path.abspath(os.path.expanduser(str(root)))
     home = os.environ.get('GLUONZOO_HOME') or os.path.join('~', '.gluonzoo')
@@ -85,8 +88,9 @@ def file_hash(path, algo='sha1'):
 
 
 def fetch(w, root=None, progress=True):
-    """Return the path of a verified .params file for the Weights record `w`, fetching or converting it."""
-    fname = w.file_stem + '.params'
+    """Return the path of a verified file for the record `w` (a Weights, or a Vocabulary: anything with sha1,
+    source, file_stem, file_name and mirror_path), fetching or converting it."""
+    fname = w.file_name
     root = cache_root(root)
     cached = os.path.join(root, fname)
     if os.path.isfile(cached) and file_hash(cached) == w.sha1:
@@ -212,11 +216,11 @@ def _where(w):
 
 
 def _url(repo, w):
-    return f'{repo.rstrip("/")}/gluon/models/{w.file_stem}.zip'
+    return f'{repo.rstrip("/")}/{w.mirror_path}'
 
 
 def _produce(w, root, progress):
-    """Write the .params bytes to a temp file in `root` from the first source that has them; return its path."""
+    """Write the record's file to a temp file in `root` from the first source that has it; return its path."""
     if w.source.kind == 'file':  # shipped with gluonzoo: no mirror is needed or asked
         return _copy_shipped(w, root)
     if w.source.kind == 'recipe':
@@ -231,25 +235,25 @@ def _produce(w, root, progress):
                 raise BadInputError(f'{_url(repo, w)} answered HTTP {e.code} {e.reason}') from None
             if w.source.kind != 'package':
                 raise WeightsNotFoundError(f'cannot download {_url(repo, w)}: HTTP {e.code} {e.reason}; put '
-                                           f'{w.file_stem}.params in a $GLUONZOO_PATH folder or set GLUONZOO_REPO '
+                                           f'{w.file_name} in a $GLUONZOO_PATH folder or set GLUONZOO_REPO '
                                            'to a reachable mirror') from None
             tried.append(f'{_url(repo, w)} (HTTP {e.code} {e.reason})')
         except (urllib.error.URLError, OSError) as e:
             if w.source.kind != 'package':
                 raise WeightsNotFoundError(f'cannot download {_url(repo, w)}: {getattr(e, "reason", e)}; put '
-                                           f'{w.file_stem}.params in a $GLUONZOO_PATH folder or set GLUONZOO_REPO '
+                                           f'{w.file_name} in a $GLUONZOO_PATH folder or set GLUONZOO_REPO '
                                            'to a reachable mirror') from None
             tried.append(f'{_url(repo, w)} ({getattr(e, "reason", e)})')
     if w.source.kind == 'package':
         return _convert_package(w, root, progress, tried)
     raise WeightsNotFoundError(
-        f'GLUONZOO_OFFLINE is set and {w.file_stem}.params is not in {root} or $GLUONZOO_PATH: copy it there '
-        f'(GluonCV caches it as ~/.mxnet/models/{w.file_stem}.params) or unset GLUONZOO_OFFLINE')
+        f'GLUONZOO_OFFLINE is set and {w.file_name} is not in {root} or $GLUONZOO_PATH: copy it there '
+        f'(GluonCV and GluonNLP cache it as ~/.mxnet/models/{w.file_name}) or unset GLUONZOO_OFFLINE')
 
 
 def _download(url, w, root, progress):
     """Stream the zip into a temp file, then extract only its one expected member into another temp file."""
-    member = w.file_stem + '.params'
+    member = w.file_name
     timeout = _seconds('GLUONZOO_TIMEOUT', 60)
     zfd, zpath = _temp(root, w.file_stem, '.zip')
     try:
@@ -263,7 +267,7 @@ def _download(url, w, root, progress):
                     bar.update(len(chunk))
             if total is not None and out.tell() != total:
                 raise BadInputError(f'{url} ended after {out.tell()} of {total} bytes; try again')
-        return _extract(zpath, w.file_stem, url, root)
+        return _extract(zpath, w, url, root)
     finally:
         os.remove(zpath)
 
@@ -282,10 +286,10 @@ def _unsafe(name):
     return name.startswith(('/', '\\')) or os.path.isabs(name) or '..' in re.split(r'[/\\]', name)
 
 
-def _extract(zpath, stem, url, root):
+def _extract(zpath, w, url, root):
     # Only the expected name is read, and it is written to a path made here; an archive that names any member
     # outside its own folder ('../x', '/x') is refused outright, as a hostile or broken one.
-    member = stem + '.params'
+    member = w.file_name
     try:
         with zipfile.ZipFile(zpath) as zf:
             bad = [n for n in zf.namelist() if _unsafe(n)]
@@ -293,7 +297,7 @@ def _extract(zpath, stem, url, root):
                 raise BadInputError(f'{url} has a member outside its folder ({bad[0]!r}): refused')
             if member not in zf.namelist():
                 raise BadInputError(f'{url} does not contain {member} (it has {zf.namelist()[:5]})')
-            fd, path = _temp(root, stem, '.params')
+            fd, path = _temp(root, w.file_stem, os.path.splitext(member)[1])
             with os.fdopen(fd, 'wb') as out, zf.open(member) as src:
                 for chunk in iter(lambda: src.read(CHUNK), b''):
                     out.write(chunk)
@@ -334,7 +338,7 @@ def _convert_package(w, root, progress, tried):
     if src.file_sha256 and file_hash(path, 'sha256') != src.file_sha256:
         raise ChecksumError(f'{path} has sha256 {file_hash(path, "sha256")[:12]}..., the record says '
                             f'{src.file_sha256[:12]}...: reinstall {src.package}')
-    with tqdm(total=2, desc=f'converting {os.path.basename(path)} -> {w.file_stem}.params', disable=not progress,
+    with tqdm(total=2, desc=f'converting {os.path.basename(path)} -> {w.file_name}', disable=not progress,
               file=sys.stderr, bar_format='{desc}: {bar} {n_fmt}/{total_fmt}') as bar:
         arrays = src.converter(path)
         bar.update(1)
@@ -368,7 +372,7 @@ def _copy_rebuilt(w, root):
         raise WeightsNotFoundError(
             f'{w.name} is not downloadable: gluonzoo rebuilds it by rerunning its recipe. In a gluonzoo source '
             f'checkout run `gluonzoo train {w.name}` (or `make weights` for every such checkpoint), or put '
-            f'{w.file_stem}.params in a $GLUONZOO_PATH folder')
+            f'{w.file_name} in a $GLUONZOO_PATH folder')
     with open(path, 'rb') as f:
         return _copy_to_temp(f, w, root)
 

@@ -110,6 +110,16 @@ class Weights:
         names it otherwise), so its caches and mirrors work as they are."""
         return f'{self.store_name or self.arch}-{self.sha1[:8]}'
 
+    @property
+    def file_name(self):
+        """The file the store caches and a mirror's zip holds."""
+        return self.file_stem + '.params'
+
+    @property
+    def mirror_path(self):
+        """Where a mirror keeps the zip of `file_name`, relative to its URL base (GluonCV's layout)."""
+        return f'gluon/models/{self.file_stem}.zip'
+
     def problems(self):
         """What is malformed in this record (empty when it is well formed)."""
         out = []

@@ -9,22 +9,16 @@ sha1-checked by the store like any mirror record, `$GLUONZOO_REPO` included.
 
 A vocabulary is its own small record, Vocabulary, not a Weights: it belongs to a dataset rather than an arch, one
 file serves several checkpoints (WMT2014's source and target, three uncased BERT datasets), it holds no parameters,
-is no `.params` file and lives under `{repo}gluon/dataset/vocab/`. `fetch_vocab` keeps the store's rules (cache,
-$GLUONZOO_PATH, lock, temp file renamed only once its sha1 matches, one retry, $GLUONZOO_OFFLINE).
+is no `.params` file and lives under `{repo}gluon/dataset/vocab/`. It names its file and mirror path as a Weights
+does, so the store fetches it by the one path (cache, $GLUONZOO_PATH, lock, sha1, one retry, $GLUONZOO_OFFLINE).
 """
 import dataclasses
-import io
-import os
 import re
-import sys
-import urllib.error
-import urllib.request
-import zipfile
 from types import MappingProxyType
 from typing import Mapping
 
 from ... import store
-from ...errors import BadInputError, ChecksumError, WeightsNotFoundError
+from ...errors import BadInputError
 from ...weights import GLUONCV_REPO, Source, Weights
 
 #: GluonNLP's public mirror (gluonnlp/base.py `_get_repo_url`): the same bucket as GluonCV's
@@ -170,6 +164,15 @@ class Vocabulary:
     def file_name(self):
         return self.file_stem + self.ext
 
+    @property
+    def mirror_path(self):
+        return f'gluon/dataset/vocab/{self.file_stem}.zip'
+
+    @property
+    def source(self):
+        """A mirror source, as the store reads one: `url`, or $GLUONZOO_REPO when set."""
+        return Source(kind='mirror', url=self.url)
+
 
 VOCABULARIES = {name: Vocabulary(name, sha1, ext, size, special)
                 for name, (sha1, ext, special, size) in VOCABS.items()}
@@ -229,86 +232,10 @@ def gluonnlp_records(arch, default=True, task=None):
     return [_record(arch, dataset, sha1, n, default and dataset == first, task) for _, dataset, sha1, n in rows]
 
 
-# -- fetching a vocabulary ------------------------------------------------------------------------------------------
+# -- loading a vocabulary ------------------------------------------------------------------------------------------
 def vocab_url(v, repo=None):
     """Where the mirror `repo` (default: the record's) keeps Vocabulary `v`, in GluonNLP's layout."""
-    return f'{(repo or v.url).rstrip("/")}/gluon/dataset/vocab/{v.file_stem}.zip'
-
-
-def fetch_vocab(v, root=None):
-    """The path of the verified file of Vocabulary `v`: from the cache (`root` or $GLUONZOO_HOME/models), a
-    $GLUONZOO_PATH folder (a GluonNLP cache, ~/.mxnet/models, works as it is), else downloaded from
-    `$GLUONZOO_REPO` or the record's mirror, sha1-checked."""
-    root = store.cache_root(root)
-    cached = os.path.join(root, v.file_name)
-    if os.path.isfile(cached) and store.file_hash(cached) == v.sha1:
-        return cached
-    for folder in (d for d in os.environ.get('GLUONZOO_PATH', '').split(os.pathsep) if d):
-        local = os.path.join(os.path.expanduser(folder), v.file_name)
-        if os.path.isfile(local):
-            if store.file_hash(local) == v.sha1:
-                return local
-            print(f'gluonzoo: skipping {local}: its sha1 is not {v.sha1}', file=sys.stderr)
-    url = vocab_url(v, os.environ.get('GLUONZOO_REPO'))
-    if store.offline():
-        raise WeightsNotFoundError(f'GLUONZOO_OFFLINE is set and the vocabulary {v.file_name} is not in {root} or '
-                                   '$GLUONZOO_PATH: copy it there (GluonNLP caches it in ~/.mxnet/models) or unset '
-                                   'GLUONZOO_OFFLINE')
-    store._ensure_writable(root)
-    with store._lock(cached + '.lock', v.file_name):
-        store._remove_stale_temps(root, v.file_stem)
-        if os.path.isfile(cached) and store.file_hash(cached) == v.sha1:
-            return cached
-        for attempt in (1, 2):  # as the store: a broken download or a mismatch is fetched once more
-            try:
-                tmp = _download(url, v, root)
-            except BadInputError as e:
-                if attempt == 2:
-                    raise BadInputError(f'{e}; failed twice: try again later, or set GLUONZOO_REPO') from None
-                continue
-            got = store.file_hash(tmp)
-            if got == v.sha1:
-                os.replace(tmp, cached)
-                return cached
-            os.remove(tmp)
-            if attempt == 2:
-                raise ChecksumError(f'{v.file_name} from {url} has sha1 {got}, the record says {v.sha1}, twice: '
-                                    'the mirror is corrupt or the record is out of date')
-
-
-def _download(url, v, root):
-    """The zip's one expected member, written to a temp file in `root` (the zip itself never touches the disk)."""
-    timeout = store._seconds('GLUONZOO_TIMEOUT', 60)
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as resp:
-            total = int(resp.headers.get('Content-Length') or 0) or None
-            body = resp.read()
-    except urllib.error.HTTPError as e:
-        if e.code >= 500:
-            raise BadInputError(f'{url} answered HTTP {e.code} {e.reason}') from None
-        raise WeightsNotFoundError(f'cannot download {url}: HTTP {e.code} {e.reason}; put {v.file_name} in a '
-                                   '$GLUONZOO_PATH folder or set GLUONZOO_REPO to a reachable mirror') from None
-    except TimeoutError:
-        raise BadInputError(f'{url} sent nothing for {timeout:g} s (GLUONZOO_TIMEOUT)') from None
-    except (urllib.error.URLError, OSError) as e:
-        raise WeightsNotFoundError(f'cannot download {url}: {getattr(e, "reason", e)}; put {v.file_name} in a '
-                                   '$GLUONZOO_PATH folder or set GLUONZOO_REPO to a reachable mirror') from None
-    if total is not None and len(body) != total:
-        raise BadInputError(f'{url} ended after {len(body)} of {total} bytes')
-    try:
-        with zipfile.ZipFile(io.BytesIO(body)) as zf:
-            names = zf.namelist()
-            if any(store._unsafe(n) for n in names):
-                raise BadInputError(f'{url} has a member outside its folder: refused')
-            if v.file_name not in names:
-                raise BadInputError(f'{url} does not contain {v.file_name} (it has {names[:5]})')
-            data = zf.read(v.file_name)
-    except zipfile.BadZipFile:
-        raise BadInputError(f'{url} is not a valid zip file (truncated download?)') from None
-    fd, path = store._temp(root, v.file_stem, v.ext)
-    with os.fdopen(fd, 'wb') as out:
-        out.write(data)
-    return path
+    return f'{(repo or v.url).rstrip("/")}/{v.mirror_path}'
 
 
 def load_vocab(name, root=None, cls=None):
@@ -318,7 +245,7 @@ def load_vocab(name, root=None, cls=None):
     if name not in VOCABULARIES:
         raise BadInputError(f'GluonNLP has no vocabulary {name!r}; its vocabularies are {", ".join(VOCABULARIES)}')
     v = VOCABULARIES[name]
-    path = fetch_vocab(v, root)
+    path = store.fetch(v, root)
     if v.ext == '.spiece':
         return sentencepiece_vocab(path, **v.special_tokens)
     with open(path, encoding='utf-8') as f:
