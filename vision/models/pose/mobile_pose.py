@@ -13,8 +13,10 @@ import mxnet as mx
 from mxnet.gluon import nn
 
 from ....registry import get_backbone, register_model
+from ....weights import ONE_THREAD, Source, Weights
 from ...layers import DUC
-from .simple_pose import PoseNet, pose_weights
+from ...meta import COCO_KEYPOINTS
+from .simple_pose import POSE_PREPROCESS, PoseNet, pose_weights
 
 # -- blocks -------------------------------------------------------------------------------------------------------
 def mobile_body(backbone, pretrained_base, ctx=None):
@@ -79,6 +81,24 @@ def _weights(arch):
                         'the table)')
 
 
+# Trained by gluonzoo (scripts/vision/pose, its README has the numbers) on the generated stick figures, 128x96
+# crops; 16 MB, so rebuilt by its recipe, not shipped. Its preprocess is a person crop at 128x96 (the eval transform
+# cuts the box's 1.25x window at 3:4; detector_to_simple_pose's resize of the widened box is the same for a 3:4 box).
+MOBILE_POSE_MOBILENETV2_1_0_FIGURES = Weights(
+    arch='mobile_pose_mobilenetv2_1.0', tag='figures', default=False, task='pose-estimation',
+    sha1='534ddf0176a9dba586a56153a76fa3cc24132b73', num_params=_PARAMS['mobile_pose_mobilenetv2_1.0'],
+    metrics={'oks_ap': 47.04, 'oks_ap50': 93.73, 'oks_ap75': 41.08,
+             'split': 'generated figures (gluonzoo.vision.data.figures v1, default spec), test split: 300 scenes, '
+                      '622 people; COCO keypoint OKS AP of the ground-truth person boxes (score 1), no flip test',
+             'source': 'logs/mobile_pose_mobilenetv2_1.0.figures.jsonl'},
+    recipe=f'{ONE_THREAD} scripts/vision/pose/train.py --progress 0 --out out/pose_figures '
+           '--log out/mobile_pose_mobilenetv2_1.0.figures.jsonl',
+    log='logs/mobile_pose_mobilenetv2_1.0.figures.jsonl', check={'log': {'AP': 0.003, 'heatmap_accuracy': 0.003}},
+    config={'num_joints': 17, 'joints': COCO_KEYPOINTS},
+    preprocess=dict(POSE_PREPROCESS, resize=(128, 96)), input_shape=(1, 3, 128, 96), source=Source(kind='recipe'),
+    license="Apache-2.0 (OpenCV's sample photos: Debian opencv-doc)", paper=_PAPER)
+
+
 # -- registered builders ------------------------------------------------------------------------------------------
 _REG = dict(task='pose-estimation', protected=('num_joints',), test_input=(1, 3, 64, 64))
 
@@ -105,7 +125,8 @@ def mobile_pose_mobilenet1_0(num_joints=17, joints=None, pretrained_base=False, 
     return _mobile_pose('mobilenet1.0', **locals())
 
 
-@register_model('mobile_pose_mobilenetv2_1.0', weights=_weights('mobile_pose_mobilenetv2_1.0'), **_REG)
+@register_model('mobile_pose_mobilenetv2_1.0',
+                weights=_weights('mobile_pose_mobilenetv2_1.0') + [MOBILE_POSE_MOBILENETV2_1_0_FIGURES], **_REG)
 def mobile_pose_mobilenetv2_1_0(num_joints=17, joints=None, pretrained_base=False, pretrained_ctx=None):
     """MobilePose, MobileNetV2 1.0 body + DUC upsampling (GluonCV; DUC: arXiv:1702.08502)."""
     return _mobile_pose('mobilenetv2_1.0', **locals())
