@@ -23,6 +23,8 @@ class TrainConfig:
     # a count (classifiers), or class names (detectors: `--classes a,b` picks those of the data's classes)
     classes: Union[int, Tuple[str, ...], None] = None
     dataset: str = 'fashion_mnist'
+    # the dataset loader's own settings (TSV columns, ...), checked against its signature; None: its defaults
+    dataset_kwargs: Optional[dict] = None
     train_limit: int = 0  # first N training samples only (0: all); tiny configs for tests
     val_limit: int = 0
     epochs: int = 1
@@ -118,6 +120,8 @@ def _accepts(t):
                 isinstance(v, str) or (isinstance(v, (list, tuple)) and all(isinstance(c, str) for c in v)))
     if 'Optional[int]' in t:
         return 'an integer or null', lambda v: v is None or _is_int(v)
+    if 'Optional[dict]' in t:
+        return 'a JSON object or null', lambda v: v is None or isinstance(v, dict)
     if 'Tuple' in t:
         return 'a list of integers', lambda v: isinstance(v, (list, tuple)) and all(_is_int(x) for x in v)
     return {'int': ('an integer', _is_int),
@@ -142,7 +146,7 @@ def _flag_type(field):
         return lambda s: None if s.lower() == 'none' else int(s) if s.strip().isdigit() else s
     if 'Tuple' in str(t):
         return lambda s: tuple(int(x) for x in s.split(',') if x)
-    if t in (dict, 'dict'):
+    if t in (dict, 'dict') or 'Optional[dict]' in str(t):
         return json.loads
     return str
 

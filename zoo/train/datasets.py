@@ -47,10 +47,22 @@ def load_task(cfg):
         raise BadInputError(f'unknown dataset {name!r}; did you mean {close[0]!r}? (known: '
                             f'{", ".join(known)}; your own data: voc:PATH or coco:PATH)')
     loader = _DATASETS[name]
+    kwargs = _options(name, loader, getattr(cfg, 'dataset_kwargs', None) or {})
     if not _takes_path(loader):
         if sep:
             raise BadInputError(f'dataset {name!r} takes no PATH: --dataset {name}')
-        return loader(cfg)
+        return loader(cfg, **kwargs)
     if not path:
         raise BadInputError(f'dataset {name!r} reads your files: --dataset {name}:PATH')
-    return loader(cfg, path)
+    return loader(cfg, path, **kwargs)
+
+
+def _options(name, loader, given):
+    """cfg.dataset_kwargs checked against the loader's optional settings: an unknown one names those it has."""
+    params = inspect.signature(loader).parameters
+    known = [k for k, p in params.items() if p.default is not inspect.Parameter.empty]
+    bad = sorted(k for k in given if k not in known)
+    if bad:
+        raise BadInputError(f'dataset {name!r} has no setting {", ".join(map(repr, bad))} (--dataset-kwargs); '
+                            f'its settings: {", ".join(known) or "none"}')
+    return dict(given)
