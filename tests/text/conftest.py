@@ -27,3 +27,32 @@ def gluonnlp_files(tmp_path_factory):
              [{'name': 'transformer_en_de_512', 'arch': 'transformer_en_de_512', 'kind': 'nmt', 'kwargs': NMT_SMALL}] +
              [{'name': n, 'arch': n, 'kind': 'lm', 'kwargs': LM_SMALL[k]} for n, k in LM_CASES])
     return out
+
+
+def _flatten(out):
+    return [y for o in out for y in _flatten(o)] if isinstance(out, (list, tuple)) else [out]
+
+
+def saved_case(npz):
+    """(inputs as NDArrays, expected outputs) of a peer's .npz: arr_0, arr_1, ... and y0, y1, ... in number order."""
+    import mxnet as mx
+    import numpy as np
+    ref = np.load(npz)
+
+    def numbered(prefix):
+        return sorted((k for k in ref.files if k.startswith(prefix)), key=lambda k: int(k[len(prefix):]))
+    return [mx.nd.array(ref[k]) for k in numbered('arr_')], [ref[k] for k in numbered('y')]
+
+
+def assert_outputs_match(net, args, want, rtol=1e-5):
+    """`net(*args)`, flattened, equals `want` (a peer's outputs) within `rtol` of each output's largest |value|,
+    imperative and then hybridized."""
+    import numpy as np
+    for hybrid in (False, True):
+        if hybrid:
+            net.hybridize()
+        got = _flatten(net(*args))
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape
+            assert np.abs(g.asnumpy() - w).max() <= rtol * max(np.abs(w).max(), 1e-30)

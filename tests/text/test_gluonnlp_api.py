@@ -6,8 +6,6 @@ import dataclasses
 import json
 import os
 
-import mxnet as mx
-import numpy as np
 import pytest
 
 import gluonzoo.text as gt
@@ -20,6 +18,7 @@ from gluonzoo.text.vocab import Vocab, count_tokens
 
 from ..conftest import sha1, zipped
 from ..peers import run_peer
+from .conftest import assert_outputs_match, saved_case
 
 BERT = dict(num_layers=2, units=32, hidden_size=64, num_heads=4, max_length=16)
 LM = dict(embed_size=12, hidden_size=12, dropout=0.2)
@@ -90,10 +89,6 @@ def mirror(checkpoints, http_server, monkeypatch):
     return out
 
 
-def _flatten(out):
-    return [y for o in out for y in _flatten(o)] if isinstance(out, (list, tuple)) else [out]
-
-
 @pytest.mark.parametrize('case', sorted(CASES))
 def test_model_and_vocab_equal_gluonnlps(mirror, http_server, case):
     arch, ds, _, _, _, load = CASES[case]
@@ -103,18 +98,7 @@ def test_model_and_vocab_equal_gluonnlps(mirror, http_server, case):
     for i, v in enumerate(vocabs):
         with open(mirror / f'{case}.vocab{i}.json') as f:
             assert json.loads(v.to_json()) == json.loads(f.read())
-    ref = np.load(mirror / f'{case}.npz')
-    args = [mx.nd.array(ref[k]) for k in sorted((k for k in ref.files if k.startswith('arr_')),
-                                                key=lambda k: int(k[4:]))]
-    want = [ref[k] for k in sorted((k for k in ref.files if k.startswith('y')), key=lambda k: int(k[1:]))]
-    for hybrid in (False, True):
-        if hybrid:
-            net.hybridize()
-        outs = _flatten(net(*args))
-        assert len(outs) == len(want)
-        for g, w in zip(outs, want):
-            assert g.shape == w.shape
-            assert np.abs(g.asnumpy() - w).max() <= 1e-5 * max(np.abs(w).max(), 1e-30)
+    assert_outputs_match(net, *saved_case(mirror / f'{case}.npz'))
     # fetched from GluonNLP's layout, under GluonNLP's file names, then cached: a second call asks nothing
     assert any(h.startswith(f'/gluon/models/{arch}_{ds}-') for h in http_server.hits)
     assert any(h.startswith(f'/gluon/dataset/vocab/{ds}') for h in http_server.hits)

@@ -3,19 +3,11 @@
 GluonNLP's builders accept reduced hyper-parameters (hparam_allow_override=True), so every registered name is
 checked with the same small config on both sides: the structure (names, nesting, tying) is the arch's own.
 """
-import mxnet as mx
-import numpy as np
 import pytest
 
 import gluonzoo as gz
 
-from .conftest import CASES, LM_CASES, LM_SMALL, NMT_SMALL, SMALL
-
-
-def _flatten(out):
-    if isinstance(out, (list, tuple)):
-        return [y for o in out for y in _flatten(o)]
-    return [out]
+from .conftest import CASES, LM_CASES, LM_SMALL, NMT_SMALL, SMALL, assert_outputs_match, saved_case
 
 
 def _vocab_size(files, kind):
@@ -33,17 +25,7 @@ def test_gluonnlp_params_load_strictly_and_match(gluonnlp_files, name, arch, kin
         kwargs['classes'] = 3
     net = gz.get_model(name, **kwargs)
     net.load_parameters(str(gluonnlp_files / f'{name}.params'))  # strict: no missing, no extra, same shapes
-    ref = np.load(gluonnlp_files / f'{name}.npz')
-    args = [mx.nd.array(ref[f'arr_{i}']) for i in range(len([k for k in ref.files if k.startswith('arr_')]))]
-    want = [ref[k] for k in sorted(k for k in ref.files if k.startswith('y'))]
-    for hybrid in (False, True):
-        if hybrid:
-            net.hybridize()
-        got = _flatten(net(*args))
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            assert g.shape == w.shape
-            assert np.abs(g.asnumpy() - w).max() / np.abs(w).max() <= 1e-5
+    assert_outputs_match(net, *saved_case(gluonnlp_files / f'{name}.npz'))
 
 
 TIED = {'bert_12_768_12': ('word_embed.0.weight', 'decoder.3.weight'),

@@ -15,7 +15,7 @@ import gluonzoo as gz
 from gluonzoo.registry import get_entry
 
 from ..peers import run_peer
-from .conftest import GLUONNLP_SMALL, SMALL
+from .conftest import GLUONNLP_SMALL, SMALL, assert_outputs_match, saved_case
 
 ELMO = ('elmo_2x1024_128_2048cnn_1xhighway', 'elmo_2x2048_256_2048cnn_1xhighway', 'elmo_2x4096_512_2048cnn_2xhighway')
 # the sizes shrunk; 8 characters a token so the 7-wide filter fits
@@ -37,10 +37,6 @@ def files(tmp_path_factory):
     return out
 
 
-def _flatten(out):
-    return [y for o in out for y in _flatten(o)] if isinstance(out, (list, tuple)) else [out]
-
-
 def _vocab_size(files, kind):
     with open(files / ('bertvocab.json' if kind == 'bert' else 'vocab.json')) as f:
         return len(json.load(f)['idx_to_token'])
@@ -54,23 +50,14 @@ def test_gluonnlp_params_load_strictly_and_match(files, name, arch, kind, peer_k
         kwargs = dict(kwargs or peer_kwargs, vocab_size=_vocab_size(files, kind))
     net = gz.get_model(arch, **kwargs)
     net.load_parameters(str(files / f'{name}.params'))  # strict: no missing, no extra, same shapes
-    ref = np.load(files / f'{name}.npz')
-    args = [mx.nd.array(ref[f'arr_{i}']) for i in range(sum(k.startswith('arr_') for k in ref.files))]
+    args, want = saved_case(files / f'{name}.npz')
     if kind == 'elmo_mask':
         args.insert(1, None)  # (inputs, states, mask): zero states made inside
     elif kind == 'elmo':  # GluonNLP's calling convention: zero states from begin_state
         args.append(net.begin_state(mx.nd.zeros, batch_size=args[0].shape[0]))
     elif kind == 'bigrnn':
         args.append(net.begin_state(batch_size=args[0].shape[1], func=mx.nd.zeros))
-    want = [ref[k] for k in sorted(k for k in ref.files if k.startswith('y'))]
-    for hybrid in (False, True):
-        if hybrid:
-            net.hybridize()
-        got = _flatten(net(*args))
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            assert g.shape == w.shape
-            assert np.abs(g.asnumpy() - w).max() / np.abs(w).max() <= 1e-5
+    assert_outputs_match(net, args, want)
 
 
 @pytest.mark.parametrize('arch', ELMO + ('big_rnn_lm_2048_512', 'ernie_12_768_12'))

@@ -12,22 +12,31 @@ LAUNCH = os.path.join(ROOT, 'scripts', 'launch.py')
 TINY = ['--train-limit', '256', '--val-limit', '100', '--batch-size', '32', '--progress', '0']
 
 
-def env():
+def env(**extra):
     """The environment of a recipe subprocess: one thread (the same float summation order on every run, and gentle
     on shared CI cores). Read at call time, inside the test, so the subprocess gets the test's isolated
     GLUONZOO_HOME (a module-level copy of os.environ, taken before the fixture ran, wrote to the real cache)."""
-    return dict(os.environ, OMP_NUM_THREADS='1', MXNET_CPU_WORKER_NTHREADS='1')
+    return dict(os.environ, OMP_NUM_THREADS='1', MXNET_CPU_WORKER_NTHREADS='1', **extra)
+
+
+_one_thread = env  # run_script's `env` argument hides the function
 
 
 def recipe_cmd(*args):
     return [sys.executable, RECIPE, *TINY, *args]
 
 
-def run_recipe(*args, ok=True, timeout=300):
-    p = subprocess.run(recipe_cmd(*args), env=env(), capture_output=True, text=True, timeout=timeout)
+def run_script(script, *args, ok=True, env=None, timeout=300):
+    """Run recipe `script` with `args` in a subprocess (env(): one thread), asserting it succeeded when `ok`."""
+    p = subprocess.run([sys.executable, script, *args], env=env or _one_thread(), capture_output=True, text=True,
+                       timeout=timeout)
     if ok:
         assert p.returncode == 0, p.stderr[-3000:]
     return p
+
+
+def run_recipe(*args, ok=True, timeout=300):
+    return run_script(RECIPE, *TINY, *args, ok=ok, timeout=timeout)
 
 
 def sha1(path):

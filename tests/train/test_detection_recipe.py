@@ -5,8 +5,6 @@ checkpoint against its log; bad data is refused before training starts."""
 import dataclasses
 import json
 import os
-import subprocess
-import sys
 import warnings
 
 import mxnet as mx
@@ -24,7 +22,7 @@ from gluonzoo.vision.meta import FASHION_MNIST
 from gluonzoo.weights import ONE_THREAD, Source, Weights
 
 from ..conftest import registered
-from .helpers import ROOT, read_log, records, sha1
+from .helpers import ROOT, env as recipe_env, read_log, records, run_script, sha1
 
 RECIPE = os.path.join(ROOT, 'scripts', 'vision', 'detection', 'train.py')
 SSD = 'ssd_128_mobilenetv2_1.0_scenes'
@@ -32,16 +30,8 @@ SSD = 'ssd_128_mobilenetv2_1.0_scenes'
 TINY = ['--model-kwargs', '{"pretrained_base": false}', '--data-shape', '64', '--batch-size', '4', '--progress', '0']
 
 
-def _env(**extra):
-    return dict(os.environ, OMP_NUM_THREADS='1', MXNET_CPU_WORKER_NTHREADS='1', **extra)
-
-
 def run(*args, ok=True, env=None):
-    p = subprocess.run([sys.executable, RECIPE, *args], env=env or _env(), capture_output=True, text=True,
-                       timeout=300)
-    if ok:
-        assert p.returncode == 0, p.stderr[-3000:]
-    return p
+    return run_script(RECIPE, *args, ok=ok, env=env)
 
 
 @pytest.fixture(scope='module')
@@ -110,7 +100,7 @@ def test_fine_tune_a_pretrained_detector_on_coco_classes(folder, darknet_path, t
     out = tmp_path / 'tiny'
     run('--dataset', f'coco:{folder}', '--classes', 'Trouser,bag', '--model', 'yolo3_tiny_darknet_coco',
         '--pretrained', '1', '--data-shape', '64', '--batch-size', '4', '--epochs', '1', '--lr', '0.001',
-        '--progress', '0', '--out', str(out), env=_env(GLUONZOO_PATH=str(darknet_path)))
+        '--progress', '0', '--out', str(out), env=recipe_env(GLUONZOO_PATH=str(darknet_path)))
     log = read_log(out / 'train.jsonl')
     assert log[0]['dataset']['classes'] == ['Trouser', 'Bag'] and log[0]['dataset']['train_split'] == 'trainval'
     assert log[0]['dataset']['mean'] == [0.0, 0.0, 0.0]  # darknet's input: pixels / 255, as its record says
@@ -125,7 +115,7 @@ def test_fine_tune_a_pretrained_detector_on_a_voc_folder(folder, darknet_path, t
     out = tmp_path / 'voc'
     run('--dataset', f'voc:{folder}', '--model', 'yolo3_tiny_darknet_coco', '--pretrained', '1', '--data-shape', '64',
         '--batch-size', '4', '--epochs', '1', '--lr', '0.001', '--progress', '0', '--out', str(out),
-        env=_env(GLUONZOO_PATH=str(darknet_path)))
+        env=recipe_env(GLUONZOO_PATH=str(darknet_path)))
     log = read_log(out / 'train.jsonl')
     assert log[0]['dataset']['classes'] == list(FASHION_MNIST) and log[0]['dataset']['name'] == f'voc:{folder}'
     assert log[0]['config']['pretrained'] is True and 0 <= log[-1]['metrics']['map'] <= 1

@@ -3,8 +3,6 @@
 resumes to the same bytes; the loss and its gradient are GluonCV's (MXNet's L2Loss with the target weights); bad
 options are refused before training; the recipe's net starts from the real ImageNet MobileNetV2."""
 import os
-import subprocess
-import sys
 
 import mxnet as mx
 import numpy as np
@@ -18,7 +16,7 @@ from gluonzoo.vision.data.figures import FigureSpec, make_figures
 from gluonzoo.vision.meta import COCO_KEYPOINTS
 from gluonzoo.vision.train.pose import build_pose_net, pose_loss
 
-from .helpers import ROOT, read_log, records, sha1
+from .helpers import ROOT, read_log, records, run_script, sha1
 
 RECIPE = os.path.join(ROOT, 'scripts', 'vision', 'pose', 'train.py')
 POSE = 'mobile_pose_mobilenetv2_1.0'
@@ -26,15 +24,8 @@ POSE = 'mobile_pose_mobilenetv2_1.0'
 TINY = ['--model-kwargs', '{"pretrained_base": false}', '--batch-size', '4', '--epochs', '3', '--progress', '0']
 
 
-def _env():
-    return dict(os.environ, OMP_NUM_THREADS='1', MXNET_CPU_WORKER_NTHREADS='1')
-
-
 def run(*args, ok=True):
-    p = subprocess.run([sys.executable, RECIPE, *args], env=_env(), capture_output=True, text=True, timeout=300)
-    if ok:
-        assert p.returncode == 0, p.stderr[-3000:]
-    return p
+    return run_script(RECIPE, *args, ok=ok)
 
 
 @pytest.fixture(scope='module')

@@ -4,7 +4,6 @@ the same bytes, two dist_sync workers end identical; the loss and its gradient a
 bad options are refused before training; the recipe's net starts from the real ImageNet MobileNetV2."""
 import json
 import os
-import subprocess
 import sys
 
 import mxnet as mx
@@ -19,7 +18,7 @@ from gluonzoo.vision.data.scenes import SceneSpec, make_scenes
 from gluonzoo.vision.meta import DIGITS
 from gluonzoo.vision.train.segmentation import build_segmenter, segmentation_loss
 
-from .helpers import LAUNCH, ROOT, read_log, records, sha1
+from .helpers import LAUNCH, ROOT, read_log, records, run_script, sha1
 
 RECIPE = os.path.join(ROOT, 'scripts', 'vision', 'segmentation', 'train.py')
 FCN = 'fcn_mobilenetv2_1.0'
@@ -30,15 +29,8 @@ TINY = ['--model-kwargs', KWARGS, '--batch-size', '4', '--progress', '0']
 GLUONCV = ['--optimizer', 'sgd', '--lr', '0.1', '--augment', 'crop_flip', '--epochs', '3']
 
 
-def _env():
-    return dict(os.environ, OMP_NUM_THREADS='1', MXNET_CPU_WORKER_NTHREADS='1')
-
-
 def run(*args, ok=True):
-    p = subprocess.run([sys.executable, RECIPE, *args], env=_env(), capture_output=True, text=True, timeout=300)
-    if ok:
-        assert p.returncode == 0, p.stderr[-3000:]
-    return p
+    return run_script(RECIPE, *args, ok=ok)
 
 
 @pytest.fixture(scope='module')
@@ -90,9 +82,7 @@ def test_two_workers_train_to_the_same_bytes(folder, tmp_path):
     out = tmp_path / 'dist'
     worker = [sys.executable, RECIPE, '--dataset', f'voc:{folder}', *TINY, '--batch-size', '2', '--epochs', '1',
               '--kvstore', 'dist_sync', '--out', str(out)]
-    p = subprocess.run([sys.executable, LAUNCH, '-n', '2', '-s', '1', '--timeout', '240', '--', *worker],
-                       env=_env(), capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stderr[-3000:]
+    run_script(LAUNCH, '-n', '2', '-s', '1', '--timeout', '240', '--', *worker)
     head, final = read_log(out / 'train.jsonl')[0], read_log(out / 'train.jsonl')[-1]
     assert head['config']['kvstore'] == 'dist_sync' and head['dataset']['train_size'] == 8
     assert sha1(out / final['weights_file']) == sha1(out / 'worker-1.params') == final['weights_sha1']

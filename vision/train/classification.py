@@ -63,3 +63,13 @@ class ImageClassification:
             correct += float((out.argmax(axis=1).asnumpy().astype(np.int64) == y).sum())
             total += len(y)
         return {'top1': correct / total, 'loss': loss / total}
+
+
+def refuse_classification_options(cfg, training):
+    """One BadInputError when `cfg` sets an option only image classification takes (mixup, label smoothing);
+    `training` names the training that was asked for ('detection training')."""
+    from ...errors import BadInputError
+    problems = [f'--{k.replace("_", "-")}' for k in ('mixup', 'label_smoothing') if getattr(cfg, k)]
+    if problems:
+        raise BadInputError(f'{" and ".join(problems)} are image-classification options; {training} does not '
+                            'take them')

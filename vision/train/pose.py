@@ -33,6 +33,7 @@ from ..meta import IMAGENET_MEAN, IMAGENET_STD
 from ..metrics.pose import HeatmapAccuracy
 from ..pose import heatmap_to_coord
 from ..transforms.pose import crop_box, pose_crop, simple_pose_eval, simple_pose_train
+from .classification import refuse_classification_options
 
 TASK = 'pose-estimation'
 STRIDE = 4  # the zoo's pose nets make heatmaps at a quarter of the crop
@@ -46,10 +47,7 @@ def is_pose_net(model):
 
 def check_config(cfg):
     """Refuse, before any data is read, what pose training does not take."""
-    problems = [f'--{k.replace("_", "-")}' for k in ('mixup', 'label_smoothing') if getattr(cfg, k)]
-    if problems:
-        raise BadInputError(f'{" and ".join(problems)} are image-classification options; pose training does not '
-                            'take them')
+    refuse_classification_options(cfg, 'pose training')
     if cfg.classes is not None:
         raise BadInputError('--classes: pose training learns the joints its data labels (17 COCO keypoints)')
     if cfg.val_limit:

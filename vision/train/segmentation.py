@@ -35,6 +35,7 @@ from ...train.data import epoch_indices
 from ..meta import IMAGENET_MEAN, IMAGENET_STD
 from ..metrics.segmentation import SegmentationMetric
 from ..transforms.segmentation import segmentation_eval, segmentation_train
+from .classification import refuse_classification_options
 
 TASK = 'semantic-segmentation'
 AUX_WEIGHT = 0.2
@@ -49,10 +50,7 @@ def is_segmenter(model):
 
 def check_config(cfg):
     """Refuse, before any data is read, what segmentation training does not take."""
-    problems = [f'--{k.replace("_", "-")}' for k in ('mixup', 'label_smoothing') if getattr(cfg, k)]
-    if problems:
-        raise BadInputError(f'{" and ".join(problems)} are image-classification options; segmentation training '
-                            'does not take them')
+    refuse_classification_options(cfg, 'segmentation training')
     if cfg.data_shape is not None:
         raise BadInputError('--data-shape is for detection: a segmentation net takes GluonCV\'s crop_size and '
                             'base_size, --model-kwargs \'{"crop_size": 128, "base_size": 128}\'')

@@ -33,6 +33,7 @@ import numpy as np
 from ....errors import BadInputError
 from ....train.data import epoch_indices
 from ...metrics.detection import VOC07MApMetric
+from ..classification import refuse_classification_options
 from .data import coco_data, files_checksum, pick_classes, voc_data
 from .families import (_HEADS, Draws, center_net_loss, center_net_targets, gaussian_radius, ssd_loss, ssd_match,
                        ssd_targets, yolo3_loss, yolo3_targets)
@@ -179,10 +180,7 @@ class ObjectDetection:
 
 def check_config(cfg):
     """Refuse, before any data is read, what detection training does not take; return the detector's family."""
-    problems = [f'--{k.replace("_", "-")}' for k in ('mixup', 'label_smoothing') if getattr(cfg, k)]
-    if problems:
-        raise BadInputError(f'{" and ".join(problems)} are image-classification options; detection training '
-                            'does not take them')
+    refuse_classification_options(cfg, 'detection training')
     return family_of(cfg.model)
 
 
