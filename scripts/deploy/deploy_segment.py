@@ -8,9 +8,7 @@ scores resized back to the picture (BilinearResize2D, align_corners=True) and th
 equal Python's map pixel for pixel, except where Python's two best scores are within NEAR_TIE (counted and
 printed); on the test scenes themselves (the export's size) every pixel must be equal.
 """
-import json
 import os
-import subprocess
 import time
 
 import deploy_test as dt
@@ -88,13 +86,8 @@ def check_clis(clis, paths, ref, exact):
     import numpy as np
     failures = []
     for name, cmd in clis:
-        p = subprocess.run(cmd + ['--segment'] + paths, capture_output=True, text=True, timeout=300)
         try:
-            if p.returncode != 0:
-                raise AssertionError(f'{name} exited {p.returncode}: {p.stderr.strip()[-300:]}')
-            lines = [json.loads(line) for line in p.stdout.splitlines() if line.startswith('{')]
-            if len(lines) != len(paths):
-                raise AssertionError(f'{name}: {len(lines)} results for {len(paths)} pictures')
+            lines = dt.cli_results(name, cmd + ['--segment'], paths)
             for path, got in zip(paths, lines):
                 ids, gap = ref[os.path.basename(path)]
                 want = {str(k): int(n) for k, n in zip(*np.unique(ids, return_counts=True))}

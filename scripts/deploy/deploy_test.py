@@ -141,17 +141,24 @@ def fashion_pictures(folder, count=5):
     return paths
 
 
+def cli_results(name, cmd, paths, opening='{'):
+    """Run CLI `cmd` (its options last) on `paths`: its JSON answers, one a picture (lines starting with
+    `opening`); an AssertionError saying what went wrong otherwise."""
+    p = subprocess.run(cmd + paths, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        raise AssertionError(f'{name} exited {p.returncode}: {p.stderr.strip()[-300:]}')
+    lines = [json.loads(line) for line in p.stdout.splitlines() if line.startswith(opening)]
+    if len(lines) != len(paths):
+        raise AssertionError(f'{name}: {len(lines)} results for {len(paths)} pictures')
+    return lines
+
+
 def check_clis(clis, paths, ref):
     """Run each CLI on the pictures; the failures, as lines."""
     failures = []
     for name, cmd in clis:
-        p = subprocess.run(cmd + paths, capture_output=True, text=True, timeout=300)
         try:
-            if p.returncode != 0:
-                raise AssertionError(f'{name} exited {p.returncode}: {p.stderr.strip()[-300:]}')
-            lines = [json.loads(line) for line in p.stdout.splitlines() if line.startswith('{')]
-            if len(lines) != len(paths):
-                raise AssertionError(f'{name}: {len(lines)} results for {len(paths)} pictures')
+            lines = cli_results(name, cmd, paths)
             pics = [os.path.basename(x) for x in paths]
             worst = max(check_top(name, ph, got, ref[ph]) for ph, got in zip(pics, lines))
             print(f'ok  {name}: {len(paths)} pictures, top-1 as Python, max |dp| {worst:.1e}')
@@ -187,14 +194,8 @@ def check_objects(where, photo, got, ref):
 def check_detect_clis(clis, ref):
     failures = []
     for name, cmd in clis:
-        p = subprocess.run(cmd + ['--threshold', str(THRESHOLD), '--detect'] + DETECT_PHOTOS, capture_output=True,
-                           text=True, timeout=300)
         try:
-            if p.returncode != 0:
-                raise AssertionError(f'{name} exited {p.returncode}: {p.stderr.strip()[-300:]}')
-            lines = [json.loads(line) for line in p.stdout.splitlines() if line.startswith('[')]
-            if len(lines) != len(DETECT_PHOTOS):
-                raise AssertionError(f'{name}: {len(lines)} results for {len(DETECT_PHOTOS)} pictures')
+            lines = cli_results(name, cmd + ['--threshold', str(THRESHOLD), '--detect'], DETECT_PHOTOS, '[')
             worst = [check_objects(name, os.path.basename(ph), got, ref[os.path.basename(ph), THRESHOLD])
                      for ph, got in zip(DETECT_PHOTOS, lines)]
             print(f'ok  {name} --detect: {len(lines)} photos, {sum(map(len, lines))} objects as Python, max |dbox| '
