@@ -13,6 +13,7 @@ import functools
 import numpy as np
 
 from ..errors import BadInputError
+from ..optimizing import optimize
 from ..store import package_file
 
 DEFAULT = 'bert_6_384_12.all_minilm_l6_v2'
@@ -60,7 +61,11 @@ def embed(name, texts, batch_size=32, ctx=None):
         for i, x in enumerate(chunk):
             batch[i, :len(x)] = x
         valid = np.array([len(x) for x in chunk], dtype='float32')
-        seq = net(mx.nd.array(batch, ctx=ctx), mx.nd.zeros(batch.shape, ctx=ctx), mx.nd.array(valid, ctx=ctx))
+        inputs = mx.nd.array(batch, ctx=ctx), mx.nd.zeros(batch.shape, ctx=ctx), mx.nd.array(valid, ctx=ctx)
+        # the first batch: fused oneDNN graph, checked against the plain net; then a no-op (the net is cached).
+        # Each batch is as long as its longest text, so memory is not planned for one shape
+        optimize(net, *inputs, static_shape=False)
+        seq = net(*inputs)
         seq = (seq[0] if isinstance(seq, (list, tuple)) else seq).asnumpy()  # padded positions are zeros
         if pre.get('pooling', 'mean') == 'mean':
             pooled = seq.sum(axis=1) / valid[:, None]

@@ -17,8 +17,7 @@ def predict(args):
     if args.topk < 1:
         raise ValueError(f'--topk {args.topk} must be at least 1')
     images = [read_image(p) for p in args.images]  # every file is checked before the model is built
-    net = get_model(args.name, pretrained=True)
-    net.hybridize()
+    net = get_model(args.name, pretrained=True)  # classify() optimizes it on the first batch
     t0 = time.perf_counter()
     results = classify(net, images, topk=args.topk)
     dt = time.perf_counter() - t0
@@ -50,8 +49,7 @@ def detect(args):
         twice = next(s for s in stems if stems.count(s) > 1)
         raise ValueError(f'two images are named {twice}: their pictures in {args.out} would overwrite each other')
     images = [read_image(p) for p in args.images]  # every file is checked before the model is built
-    net = get_model(args.name, pretrained=True)
-    net.hybridize()
+    net = get_model(args.name, pretrained=True)  # detect() optimizes it on the first picture
     t0 = time.perf_counter()
     results = run(net, images, threshold=args.threshold)
     dt = time.perf_counter() - t0

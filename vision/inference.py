@@ -1,8 +1,15 @@
 """Inference with zoo models on images: `classify` (the path behind `gluonzoo predict`, the demo and `verify`),
-`detect` (behind `gluonzoo detect`) and `segment` (behind `gluonzoo segment`)."""
+`detect` (behind `gluonzoo detect`) and `segment` (behind `gluonzoo segment`).
+
+`classify` and `detect` hand the net to `gluonzoo.optimize` (oneDNN fused graphs, checked against the plain net on
+the first batch) unless `optimize=False`: classify for its fixed batch shape, detect with `static_shape` only when
+the record resizes to an exact (h, w), since a short-side resize gives each picture its own size. `segment` scores
+every picture at its own size through `net.predict`, outside the hybridized graph: it keeps the plain path.
+"""
 import numpy as np
 
 from ..errors import BadInputError
+from ..optimizing import optimize as _optimize
 from .image import read_image
 from .transforms import from_preprocess
 
@@ -22,9 +29,10 @@ def _ctx(net):
     return next(iter(net.collect_params().values())).list_ctx()[0]
 
 
-def classify(net, images, topk=5, batch_size=8, preprocess=None):
+def classify(net, images, topk=5, batch_size=8, preprocess=None, optimize=True):
     """Top-k (label, probability) lists for image paths or RGB arrays, preprocessed as `net.weights` says (its
-    record's eval transform: size, color, crop, mean/std), or as an explicit `preprocess` dict says."""
+    record's eval transform: size, color, crop, mean/std), or as an explicit `preprocess` dict says; `optimize`
+    runs `net` through `gluonzoo.optimize` (in place) from the first batch on."""
     import mxnet as mx
     transform, _ = _transform(net, preprocess)
     labels = getattr(net, 'classes', None)
@@ -33,6 +41,8 @@ def classify(net, images, topk=5, batch_size=8, preprocess=None):
     for i in range(0, len(images), batch_size):
         batch = [read_image(x) if not isinstance(x, np.ndarray) else x for x in images[i:i + batch_size]]
         x = mx.nd.array(np.stack([transform(b) for b in batch]), ctx=ctx)
+        if optimize:
+            _optimize(net, x)
         prob = mx.nd.softmax(net(x)).asnumpy()
         for p in prob:
             idx = np.argsort(-p)[:topk]
@@ -40,23 +50,27 @@ def classify(net, images, topk=5, batch_size=8, preprocess=None):
     return results
 
 
-def detect(net, images, threshold=0.5, preprocess=None):
+def detect(net, images, threshold=0.5, preprocess=None, optimize=True):
     """Per image (a path or an RGB array), its objects scoring at least `threshold`, best first: (class name, score,
     [x1, y1, x2, y2]) in the original image's pixels. The image goes through `net.weights`' eval transform (or an
     explicit `preprocess`); the boxes come back through its resize undone (x and y scaled apart, for the exact
-    (h, w) resizes that do not keep the aspect)."""
+    (h, w) resizes that do not keep the aspect). `optimize`: run `net` through `gluonzoo.optimize` (in place)."""
     import mxnet as mx
     transform, pre = _transform(net, preprocess)
     if pre.get('crop') is not None:
         raise BadInputError(f'preprocess crop={pre["crop"]} cuts the image: detect() can only undo a resize')
     labels = getattr(net, 'classes', None)
     ctx = _ctx(net)
+    fixed = isinstance(pre.get('resize'), (list, tuple))  # (h, w): every picture comes out the same size
     results = []
     for image in images:  # one at a time: GluonCV's short-side resizes give each picture its own size
         img = read_image(image) if not isinstance(image, np.ndarray) else image
         x = transform(img)
         h, w = x.shape[:2] if pre.get('layout') == 'NHWC' else x.shape[1:]
-        ids, scores, boxes = (o[0].asnumpy() for o in net(mx.nd.array(x[None], ctx=ctx)))
+        x = mx.nd.array(x[None], ctx=ctx)
+        if optimize:
+            _optimize(net, x, static_shape=fixed)
+        ids, scores, boxes = (o[0].asnumpy() for o in net(x))
         scale = np.array([img.shape[1] / w, img.shape[0] / h] * 2)
         results.append([(labels[int(i)] if labels else str(int(i)), float(s), [float(v) for v in b * scale])
                         for i, s, b in zip(ids[:, 0], scores[:, 0], boxes) if i >= 0 and s >= threshold])

@@ -8,8 +8,9 @@ __version__ = '0.1.0'
 from . import convert, model_zoo  # noqa: E402
 from .errors import GluonzooError  # noqa: E402
 from .exporting import export  # noqa: E402
+from .optimizing import optimize  # noqa: E402
 from .registry import get_model, get_weights, list_models, register_model  # noqa: E402
 from .weights import Source, Weights  # noqa: E402
 
-__all__ = ['get_model', 'get_weights', 'list_models', 'register_model', 'export', 'Weights', 'Source',
+__all__ = ['get_model', 'get_weights', 'list_models', 'register_model', 'export', 'optimize', 'Weights', 'Source',
            'GluonzooError', 'convert', 'model_zoo']
