@@ -31,8 +31,8 @@ setup(
     packages=list(PACKAGE_DIR) + [f'{root}.{sub}' for root, folder in PACKAGE_DIR.items()
                                   for sub in find_packages(os.path.join(HERE, folder))],
     package_data={'gluonzoo.vision': ['assets/*', 'weights/*.params'], 'gluonzoo.text': ['assets/*']},
-    install_requires=pinned('numpy', 'opencv-python-headless', 'onnx', 'onnxruntime', 'tqdm', 'portalocker',
-                            'safetensors', 'sentencepiece', 'tokenizers', 'pycocotools'),
+    install_requires=pinned('numpy', 'opencv-python-headless', 'onnx', 'onnxruntime', 'ml_dtypes', 'scipy',
+                            'tqdm', 'portalocker', 'safetensors', 'sentencepiece', 'tokenizers', 'pycocotools'),
     extras_require={
         'cpu': pinned('mxnet'),
         'gpu': pinned('mxnet-cu117'),

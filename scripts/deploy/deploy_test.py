@@ -5,7 +5,8 @@ the three servers on 127.0.0.1, sends the real photos in vision/assets/ and chec
 gluonzoo's (MXNet) with every top-5 probability within 1e-4; then sends bad requests (empty body, a text file, a
 truncated JPEG, a 50 MB body, and /detect to a classifier) that must get a 4xx while the server keeps serving. The
 CLIs are checked the same way, and also on cifar_resnet20_v1.fmnist (one grey channel, 28x28: the services follow
-the record's color and size) with real Fashion-MNIST test pictures.
+the record's color and size) with real Fashion-MNIST test pictures. Both nets' INT8 (QDQ) ONNX files from
+`export(quantize='int8')` go through the C++ CLI (ONNX Runtime), which must give Python ONNX Runtime's top-1 on them.
 
 Then the detector: yolo3_tiny_darknet_coco with darknet's real COCO weights, exported for ONNX Runtime (NMS in the
 graph) and for OpenCV (the graph ends before NMS; the services run it, per class), served by the three servers and
@@ -40,7 +41,8 @@ ASSETS = os.path.join(ROOT, 'vision', 'assets')
 PHOTOS = sorted(f for f in os.listdir(ASSETS) if f.endswith('.jpg'))
 TOL = 1e-4
 DETECTOR = 'yolo3_tiny_darknet_coco'
-DETECT_PHOTOS = [os.path.join('/usr/share/doc/opencv-doc/examples/data', p)
+OPENCV_DATA = '/usr/share/doc/opencv-doc/examples/data'
+DETECT_PHOTOS = [os.path.join(OPENCV_DATA, p)
                  for p in ('messi5.jpg', 'basketball1.png', 'fruits.jpg', 'building.jpg')]
 THRESHOLD = 0.25  # the person in messi5.jpg scores 0.26 (docs/detection.md); the default 0.5 is checked too
 BOX_TOL, SCORE_TOL = 1.0, 1e-3
@@ -109,6 +111,33 @@ def check_top(where, photo, got, ref):
     if worst > TOL:
         raise AssertionError(f'{where} {photo}: a top-5 probability differs from Python by {worst:.2e} > {TOL}')
     return worst
+
+
+def check_int8(predict, build, net, calib, paths):
+    """gz.export(quantize='int8') of `net` calibrated on `calib`; `gluonzoo-predict --backend ort` on the INT8 file
+    must give Python ONNX Runtime's top-1 on it for every picture. The failures, as lines."""
+    import onnxruntime as ort
+    import gluonzoo as gz
+    from gluonzoo.vision import read_image
+    name = net.weights.name
+    int8 = gz.export(net, os.path.join(build, 'models', name), formats=('onnx',), quantize='int8',
+                     calib_data=calib)['onnx_int8']
+    sess = ort.InferenceSession(int8, providers=['CPUExecutionProvider'])
+    transform = net.weights.transforms()
+    scores = [sess.run(None, {sess.get_inputs()[0].name: transform(read_image(p))[None]})[0][0] for p in paths]
+    try:
+        got = [line['topk'][0]['index'] for line in cli_results('cpp-ort cli int8', [predict, int8, '--backend',
+                                                                                       'ort'], paths)]
+        # the INT8 graph's logits are quantized too, so exact ties happen (2 of 20 photos for MobileNetV2): any of
+        # the tied classes is the top-1
+        wrong = [(os.path.basename(p), g, int(s.argmax())) for p, g, s in zip(paths, got, scores) if s[g] < s.max()]
+        if wrong:
+            raise AssertionError(f'cpp-ort cli on {os.path.basename(int8)}: (picture, top-1, Python ORT\'s) {wrong}')
+    except AssertionError as e:
+        print(f'FAIL {e}')
+        return [str(e)]
+    print(f'ok  cpp-ort cli int8: {name}, {len(paths)} pictures, top-1 as Python ONNX Runtime on the INT8 file')
+    return []
 
 
 def python_reference(name, paths):
@@ -347,7 +376,18 @@ def main():
     grey = fashion_pictures(build) + [photos[0]]  # a colour photo too: it is converted to grey and resized
     grey_net, grey_ref = python_reference('cifar_resnet20_v1.fmnist', grey)
     failures += check_clis(exported(grey_net, 'cifar_resnet20_v1.fmnist')[2], grey, grey_ref)
+    # the INT8 ONNX file (QDQ), calibrated on 256 Fashion-MNIST training images as the net sees them
+    from gluonzoo.vision.data import load_fashion_mnist
+    train = load_fashion_mnist('train')[0][:256]
+    calib = [grey_net.weights.transforms()(x[:, :, None].repeat(3, 2)) for x in train]
+    failures += check_int8(predict, build, grey_net, calib, grey)
     net, ref = python_reference('mobilenetv2_1.0', photos)
+    # its INT8 file too, calibrated on opencv-doc's PNG pictures (the chessboards and the digits sheet left out)
+    from gluonzoo.vision import read_image
+    pngs = sorted(f for f in os.listdir(OPENCV_DATA) if f.endswith('.png') and not f.startswith(('left', 'right',
+                                                                                                   'digits')))
+    failures += check_int8(predict, build, net, [net.weights.transforms()(read_image(os.path.join(OPENCV_DATA, f)))
+                                                 for f in pngs], photos)
     ort_file, ocv_file, clis = exported(net, 'mobilenetv2_1.0')
     failures += check_clis(clis, photos, ref)
     failures += check_cli_refusals(clis, bad_files(build))

@@ -6,7 +6,7 @@ import os
 import shutil
 import tempfile
 
-from ..errors import ExportError
+from ..errors import BadInputError, ExportError
 
 FORMATS = ('symbol', 'onnx')
 OPSETS = (13,)  # what MXNet 1.9.1's converters write correctly (DESIGN.md); newer opsets would need new converters
@@ -105,7 +105,8 @@ def metadata(w, name, shape, preprocess, target, opset, classes):
 
 
 def export(net_or_name, path, input_shape=None, formats=('symbol', 'onnx'), opset=13, dynamic_batch=True,
-           preprocess=False, target='ort', pretrained=True, ctx=None, inputs=None, name=None):
+           preprocess=False, target='ort', pretrained=True, ctx=None, inputs=None, name=None, quantize=None,
+           calib_data=None, calib_mode='naive', quantize_exclude=()):
     """Write `{path}-symbol.json`, `{path}-0000.params` (+ `{path}-meta.json`) and `{path}.onnx`; return the
     written paths keyed by format ('symbol', 'params', 'meta', 'onnx').
 
@@ -115,7 +116,10 @@ def export(net_or_name, path, input_shape=None, formats=('symbol', 'onnx'), opse
     the registry name, the weights record's, or the class name). `preprocess=True` makes the graph take raw uint8
     NHWC pixels of the crop size, in the record's color (RGB, BGR, or 1 grey channel), and normalize inside with
     the record's scale and mean/std. `target='opencv'` rewrites the ONNX graph for
-    OpenCV 4.6 DNN. `dynamic_batch` leaves axis 0 of every input free.
+    OpenCV 4.6 DNN. `dynamic_batch` leaves axis 0 of every input free. `quantize='int8'` also writes
+    `{path}-int8.onnx` (key 'onnx_int8'): the ONNX file in QDQ INT8, calibrated ('naive' min/max or 'entropy') on
+    `calib_data`, real inputs in what the ONNX input takes; `quantize_exclude`: substrings of the ONNX node names
+    (or of their first output's) kept fp32 (exporting/quantize.py).
     """
     import mxnet as mx
 
@@ -128,6 +132,15 @@ def export(net_or_name, path, input_shape=None, formats=('symbol', 'onnx'), opse
     if opset not in OPSETS:
         raise ExportError(f'opset {opset!r} is not supported: MXNet 1.9.1 converters write opset '
                           f'{", ".join(map(str, OPSETS))}; pass opset=13')
+    if quantize is not None:
+        from .quantize import MODES
+        if quantize not in MODES:
+            raise ExportError(f'quantize={quantize!r}: use one of {", ".join(MODES)} (or None for fp32)')
+        if 'onnx' not in formats or target != 'ort':
+            raise ExportError("quantize='int8' makes a QDQ ONNX file for ONNX Runtime: export formats=('onnx',) "
+                              "with target='ort'")
+        if calib_data is None:
+            raise BadInputError("quantize='int8' needs calib_data: real inputs (a few hundred images) to calibrate")
     net, resolved = _resolve(net_or_name, pretrained, ctx)
     name = name or resolved
     _check_hybridizable(net)
@@ -189,8 +202,12 @@ def export(net_or_name, path, input_shape=None, formats=('symbol', 'onnx'), opse
             from .onnx_export import to_onnx
             staged['onnx'] = to_onnx(net, inputs, f'{stem}.onnx', opset=opset, dynamic_batch=dynamic_batch,
                                      target=target, props=props)
+            if quantize:
+                from .quantize import to_int8
+                staged['onnx_int8'] = to_int8(staged['onnx'], f'{stem}-int8.onnx', calib_data, calib_mode,
+                                              quantize_exclude)
         finals = {'symbol': f'{path}-symbol.json', 'params': f'{path}-0000.params', 'meta': f'{path}-meta.json',
-                  'onnx': f'{path}.onnx'}
+                  'onnx': f'{path}.onnx', 'onnx_int8': f'{path}-int8.onnx'}
         written = {}
         for k, src in staged.items():
             os.replace(src, finals[k])
