@@ -56,12 +56,13 @@ def test_class_lists():
 
 @pytest.mark.parametrize('size', [(8, 8), (4, 4), (5, 7), (60, 60)])
 def test_graph_pooling_is_mxnets_adaptive_pooling(size):
-    x = mx.nd.random.uniform(shape=(2, 3) + size)
+    x = mx.nd.array(np.random.RandomState(0).uniform(size=(2, 3) + size))
     for bins in (1, 2, 3, 6):
         want = mx.nd.contrib.AdaptiveAvgPooling2D(x, output_size=bins).asnumpy()
         sym = adaptive_avg_pool(mx.sym, mx.sym.var('x'), bins, size)
         got = sym.eval(ctx=mx.cpu(), x=x)[0].asnumpy()
-        assert np.abs(got - want).max() <= 1e-6
+        # float32 means of up to 3,600 values summed in another order: 1.1e-6 apart was seen at 60x60
+        assert np.abs(got - want).max() <= 1e-5 * np.abs(want).max()
 
 
 def test_options_and_outputs():
