@@ -14,8 +14,6 @@ size is checked against the checkpoint's embedding; `pretrained` defaults to Tru
 only); the multilingual BERT tokenizers lowercase the uncased one (GluonNLP 0.10's get_tokenizer swaps the two).
 """
 import inspect
-import os
-import tempfile
 
 from ..errors import BadInputError
 from ..registry import get_entry, get_model as _zoo_get_model
@@ -146,16 +144,7 @@ class BERTTokenizer:
             raise BadInputError('BERTTokenizer needs a BERT vocabulary (cls, sep, padding and mask tokens): load it '
                                 'with gluonzoo.text.get_model(..., dataset_name=...) or build a text.vocab.BERTVocab')
         self.vocab, self.lower = vocab, lower
-        fd, path = tempfile.mkstemp(suffix='-vocab.txt')
-        try:
-            with os.fdopen(fd, 'w', encoding='utf-8') as f:
-                f.write('\n'.join(vocab.idx_to_token) + '\n')
-            self._wp = WordPieceTokenizer(path, lowercase=lower, unk_token=vocab.unknown_token,
-                                          cls_token=specials['cls_token'], sep_token=specials['sep_token'],
-                                          pad_token=specials['padding_token'], mask_token=specials['mask_token'],
-                                          max_chars_per_word=max_input_chars_per_word)
-        finally:
-            os.remove(path)
+        self._wp = WordPieceTokenizer.from_vocab(vocab, lowercase=lower, max_chars_per_word=max_input_chars_per_word)
         moved = [t for i, t in enumerate(vocab.idx_to_token) if self._wp.token_to_id(t) != i]
         if moved:  # a token with a line break or surrounding spaces cannot be a line of vocab.txt
             raise BadInputError(f'the vocabulary holds {len(moved)} token(s) WordPiece cannot keep at their index, '

@@ -153,6 +153,20 @@ class WordPieceTokenizer(_HFTokenizer):
         self._configure(max_length, stride)
 
     @classmethod
+    def from_vocab(cls, vocab, **kwargs):
+        """A tokenizer over a BERT vocabulary object (text.vocab.BERTVocab: its tokens in index order, so its ids
+        are the vocabulary's, and its special tokens); the library reads a file: a temp one, removed once read."""
+        import tempfile
+        fd, path = tempfile.mkstemp(suffix='-vocab.txt')
+        try:
+            with os.fdopen(fd, 'w', encoding='utf-8') as f:
+                f.write('\n'.join(vocab.idx_to_token) + '\n')
+            return cls(path, unk_token=vocab.unknown_token, cls_token=vocab.cls_token, sep_token=vocab.sep_token,
+                       pad_token=vocab.padding_token, mask_token=vocab.mask_token, **kwargs)
+        finally:
+            os.remove(path)
+
+    @classmethod
     def from_tokens(cls, tokens, path=None, **kwargs):
         """A tokenizer over BERT's five special tokens plus `tokens`, written to a vocab file (doctests, tests)."""
         import tempfile

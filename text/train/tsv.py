@@ -9,7 +9,6 @@ quoting, as GluonNLP's TSVDataset reads GLUE.
 """
 import hashlib
 import os
-import tempfile
 
 import numpy as np
 
@@ -81,16 +80,7 @@ def wordpiece_for(model):
     if w.source.kind == 'package' and pre.get('vocab', '').endswith('.txt'):
         return WordPieceTokenizer(package_file(w.source.package, pre['vocab']), lowercase=lower)
     if dataset_of(w) and 'lowercase' in pre:
-        vocab = load_vocab(dataset_of(w), cls=BERTVocab)
-        fd, path = tempfile.mkstemp(suffix='-vocab.txt')
-        try:  # WordPiece reads a file: the vocabulary's tokens in index order keep its ids
-            with os.fdopen(fd, 'w', encoding='utf-8') as f:
-                f.write('\n'.join(vocab.idx_to_token) + '\n')
-            return WordPieceTokenizer(path, lowercase=lower, unk_token=vocab.unknown_token,
-                                      cls_token=vocab.cls_token, sep_token=vocab.sep_token,
-                                      pad_token=vocab.padding_token, mask_token=vocab.mask_token)
-        finally:
-            os.remove(path)
+        return WordPieceTokenizer.from_vocab(load_vocab(dataset_of(w), cls=BERTVocab), lowercase=lower)
     raise BadInputError(f'{w.name} has no WordPiece vocabulary ({pre.get("tokenizer", "no tokenizer")}): TSV '
                         'fine-tuning takes a WordPiece checkpoint (BERT, ERNIE, MiniLM), e.g. '
                         'bert_6_384_12.all_minilm_l6_v2')
