@@ -10,13 +10,13 @@ YOLOv3 416, Faster R-CNN 600x600; GluonCV's Faster R-CNN takes one picture, so b
 SSD-512 VOC output (24,564 boxes x 20 classes of random scores) with GluonCV's SSD settings; gluonzoo's detectors call
 the same operator through vision/ops/nms.py.
 """
-import argparse
 import json
 import os
 import sys
 import tempfile
 import time
 
+from lib import timing_parser
 from lib.peers import in_peers, reexec_in_peers, throughput
 
 MODELS = ['ssd_512_mobilenet1.0_voc', 'yolo3_mobilenet1.0_voc', 'center_net_resnet18_v1b_voc',
@@ -82,12 +82,7 @@ def nms_ms(seconds=2.0):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument('--models', default=','.join(MODELS))
-    p.add_argument('--batches', default='1,8')
-    p.add_argument('--seconds', type=float, default=3.0, help='timing per figure, all rounds together')
-    p.add_argument('--rounds', type=int, default=2)
-    p.add_argument('--out', help='write the markdown report here')
+    p = timing_parser(__doc__, MODELS, batches='1,8', rounds=2)
     args = p.parse_args(argv)
     if not in_peers():
         return reexec_in_peers(__file__, sys.argv[1:] if argv is None else list(argv))

@@ -8,11 +8,11 @@ inference entry points did before), `hybridize(static_alloc=True, static_shape=T
 all three alike. Figures are img/s on 224x224 inputs; the ratios are optimized over each plain mode. The issue's
 figures (a quiet 2-core machine): MobileNetV2 5.4x `hybridize()` at batch 1, ResNet-50 about 1.1x.
 """
-import argparse
 import os
 import sys
 import time
 
+from lib import timing_parser
 from lib.peers import throughput
 
 MODELS = ['mobilenetv2_1.0', 'resnet50_v1b']
@@ -63,12 +63,7 @@ def report(results, batches, env):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument('--models', default=','.join(MODELS))
-    p.add_argument('--batches', default='1,16')
-    p.add_argument('--seconds', type=float, default=3.0, help='timing per figure, all rounds together')
-    p.add_argument('--rounds', type=int, default=3)
-    p.add_argument('--out', help='write the markdown report here')
+    p = timing_parser(__doc__, MODELS)
     args = p.parse_args(argv)
     import mxnet as mx
     batches = [int(b) for b in args.batches.split(',')]

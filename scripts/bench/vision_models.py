@@ -9,12 +9,12 @@ busy machine slows both alike. Also measured: the machine's sgemm GFLOP/s (mx.nd
 conv/dense FLOPs, giving hybridized ResNet-50 v1b's fraction of sgemm speed at batch 16 (the issue's target:
 >= 80%). Random weights: speed does not depend on their values. Inputs are 224x224 (299 for Inception v3).
 """
-import argparse
 import json
 import os
 import sys
 import time
 
+from lib import timing_parser
 from lib.peers import in_peers, reexec_in_peers, throughput
 MODELS = ['resnet18_v1', 'resnet50_v1', 'resnet50_v2', 'resnet50_v1b', 'resnet50_v1d', 'resnext50_32x4d',
           'se_resnext50_32x4d', 'mobilenet1.0', 'mobilenetv2_1.0', 'mobilenetv3_large', 'vgg16', 'densenet121',
@@ -110,12 +110,7 @@ def _table(results, batches):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument('--models', default=','.join(MODELS))
-    p.add_argument('--batches', default='1,16')
-    p.add_argument('--seconds', type=float, default=3.0, help='timing per figure, all rounds together')
-    p.add_argument('--rounds', type=int, default=3)
-    p.add_argument('--out', help='write the markdown report here')
+    p = timing_parser(__doc__, MODELS)
     args = p.parse_args(argv)
     if not in_peers():
         return reexec_in_peers(__file__, sys.argv[1:] if argv is None else list(argv))
