@@ -1,7 +1,7 @@
 """The weights store: find, fetch or convert a checkpoint's .params file, and check its sha1 on every load.
 
 A record names its own file (`file_name`, e.g. `{arch}-{sha1[:8]}.params`) and where a mirror keeps its zip
-(`mirror_path`), so the same path fetches GluonNLP's vocabularies (gluonzoo.text.models._gluonnlp.Vocabulary).
+(`mirror_path`), so the same path fetches any record that names those (a domain's vocabulary files too).
 
 Sources, in order:
 1. the cache, `$GLUONZOO_HOME/models` (default `~/.gluonzoo/models`) or the `root` passed in;
@@ -45,7 +45,7 @@ CHUNK = 1 << 20
 
 
 def cache_root(root=None):
-    """The folder that holds cached files (.params, and GluonNLP vocabularies)."""
+    """The folder that holds cached files (.params, and any other record's file)."""
     if root:
         return os.path.abspath(os.path.expanduser(str(root)))
     home = os.environ.get('GLUONZOO_HOME') or os.path.join('~', '.gluonzoo')

@@ -3,7 +3,7 @@
 A Task names the keys its weights records' `preprocess` may hold (anything else is refused at registration), how
 the registry-wide tests make an example input and what a correct output of it looks like, the eval transform a
 record implies (`Weights.transforms()`), the check `gluonzoo verify` reruns, and the command-line verb that runs
-the task's models. The domains (gluonzoo.vision, gluonzoo.text) register theirs; see discovery.py.
+the task's models. The domains register theirs; see discovery.py.
 
     >>> size('crop')(224), size('crop')((0, 3))
     (None, 'crop must be a positive int or (height, width), not (0, 3)')

@@ -32,7 +32,7 @@ class Source:
     kind 'mirror': a GluonCV-layout URL base (`url`, overridden by $GLUONZOO_REPO).
     kind 'package': a file inside a PyPI package (`package`, `file` relative to the install folder, `file_sha256`
     of that file) that `converter(path) -> {gluon name: numpy array}` turns into Gluon parameters.
-    kind 'file': a .params file shipped inside a gluonzoo subpackage (`package`, e.g. 'gluonzoo.vision', and
+    kind 'file': a .params file shipped inside a gluonzoo subpackage (`package`, the subpackage's import name, and
     `file` relative to it): checkpoints that gluonzoo's own recipes trained and that are small enough to commit.
     kind 'recipe': a checkpoint gluonzoo's own recipe trained that is too big to commit (over 5 MB): the record's
     `recipe` command rebuilds it, bit for bit, in a source checkout (`gluonzoo train NAME`, `make weights`), and

@@ -1,6 +1,6 @@
 """What the engine trains: a task knows its data, its loss and its evaluation; the engine (engine.fit) knows the
-rest. The domains write theirs (gluonzoo.vision.train, gluonzoo.text.train) and register the dataset loaders that
-make them (datasets.register_dataset).
+rest. The domains write theirs (in their own train subpackages) and register the dataset loaders that make
+them (datasets.register_dataset).
 """
 from typing import Iterator, Protocol, Tuple
 
