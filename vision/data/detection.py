@@ -194,18 +194,23 @@ class COCODetection(_Detection):
     def coco(self):
         """pycocotools' COCO of the annotation file (built on first use, again after unpickling)."""
         if getattr(self, '_coco', None) is None:
-            from pycocotools.coco import COCO
-            if not os.path.isfile(self.annotation_file):
-                raise BadInputError(f'{self.annotation_file} does not exist')
-            with contextlib.redirect_stdout(io.StringIO()):  # its "loading annotations..." chatter
-                try:
-                    self._coco = COCO(self.annotation_file)
-                except (ValueError, KeyError, TypeError) as e:
-                    raise BadInputError(f'{self.annotation_file} is not COCO JSON: {e!r}') from None
+            self._coco = load_coco(self.annotation_file)
         return self._coco
 
     def __getstate__(self):
         return {k: v for k, v in self.__dict__.items() if k != '_coco'}  # workers need no COCO index
+
+
+def load_coco(ann_file):
+    """pycocotools' COCO of annotation file `ann_file`, quietly; one BadInputError when it is missing or not COCO."""
+    from pycocotools.coco import COCO
+    if not os.path.isfile(ann_file):
+        raise BadInputError(f'{ann_file} does not exist: give a COCO annotation JSON file')
+    with contextlib.redirect_stdout(io.StringIO()):  # its "loading annotations..." chatter
+        try:
+            return COCO(ann_file)
+        except (ValueError, KeyError, TypeError) as e:
+            raise BadInputError(f'{ann_file} is not COCO JSON: {e!r}') from None
 
 
 def parse_label(raw, width=None, height=None, where='label'):

@@ -5,8 +5,6 @@ Both read the annotation file when made (bad files are reported once, up front) 
 they pickle into DataLoader workers; `coco` is the pycocotools COCO the metrics (metrics.coco) take. Images are
 `root/<file_name>` (e.g. root = figures/JPEGImages or coco/val2017).
 """
-import contextlib
-import io
 import os
 
 import numpy as np
@@ -15,17 +13,8 @@ from mxnet.gluon.data import Dataset
 from ...errors import BadInputError
 from ..image import read_image
 from ..meta import COCO_FLIP_PAIRS
+from .detection import load_coco
 
-
-def _load_coco(ann_file):
-    from pycocotools.coco import COCO
-    if not os.path.isfile(ann_file):
-        raise BadInputError(f'{ann_file} does not exist: give a COCO annotation JSON file')
-    with contextlib.redirect_stdout(io.StringIO()):  # its "loading annotations..." chatter
-        try:
-            return COCO(ann_file)
-        except (ValueError, KeyError, TypeError) as e:
-            raise BadInputError(f'{ann_file} is not COCO JSON: {e!r}') from None
 
 
 class _COCOFile(Dataset):
@@ -37,7 +26,7 @@ class _COCOFile(Dataset):
     @property
     def coco(self):
         if getattr(self, '_coco', None) is None:
-            self._coco = _load_coco(self.ann_file)
+            self._coco = load_coco(self.ann_file)
         return self._coco
 
     def __getstate__(self):

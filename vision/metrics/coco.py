@@ -5,14 +5,12 @@ Results go to pycocotools as a list in memory (`COCO.loadRes`), never through a 
 `summary`, not printed. Every image of the ground truth is evaluated, as GluonCV does: an image never updated counts
 its people or objects as missed.
 """
-import contextlib
-import io
 import os
 
 import numpy as np
 
 from ...errors import BadInputError
-from .detection import COCO_STATS
+from .detection import COCO_STATS, run_cocoeval
 
 #: the keys KeypointAP.get returns, in COCOeval's keypoint stats order
 KEYPOINT_STATS = ('AP', 'AP50', 'AP75', 'APm', 'APl', 'AR')
@@ -25,8 +23,8 @@ def _np(x):
 def _ground_truth(coco):
     """A pycocotools COCO from itself, a dataset holding one (`.coco`) or an annotation file."""
     if isinstance(coco, (str, bytes)) or hasattr(coco, '__fspath__'):
-        from ..data.keypoints import _load_coco
-        return _load_coco(os.fspath(coco))
+        from ..data.detection import load_coco
+        return load_coco(os.fspath(coco))
     coco = getattr(coco, 'coco', coco)
     if not hasattr(coco, 'loadRes'):
         raise BadInputError(f'expected a pycocotools COCO, a dataset with .coco or an annotation file, got '
@@ -54,15 +52,8 @@ class _COCOMetric:
         return ids
 
     def _evaluate(self, iou_type):
-        from pycocotools.cocoeval import COCOeval
-        with contextlib.redirect_stdout(io.StringIO()) as printed:  # pycocotools prints its progress
-            dt = self.coco.loadRes([dict(r) for r in self.results])  # it adds fields to the dicts it gets
-            ev = COCOeval(self.coco, dt, iou_type)
-            ev.evaluate()
-            ev.accumulate()
-            start = printed.tell()
-            ev.summarize()
-        self.summary += printed.getvalue()[start:]
+        ev, summary = run_cocoeval(self.coco, self.results, iou_type)
+        self.summary += summary
         self.coco_eval = ev
         return [float(s) for s in ev.stats]
 

@@ -14,6 +14,7 @@ truth likewise (a dataset's (N, 6) labels split into boxes, ids and difficult fl
 """
 import contextlib
 import io
+import os
 import warnings
 from collections import defaultdict
 
@@ -149,6 +150,22 @@ class VOC07MApMetric(VOCMApMetric):
 COCO_STATS = ('mAP', 'AP50', 'AP75', 'APs', 'APm', 'APl', 'AR1', 'AR10', 'AR100', 'ARs', 'ARm', 'ARl')
 
 
+def run_cocoeval(coco, results, iou_type, image_ids=None):
+    """(COCOeval after evaluate, accumulate and summarize, its printed summary table) of result dicts `results`
+    (given to pycocotools in memory) against `coco`, over `image_ids` (default: every image of `coco`)."""
+    from pycocotools.cocoeval import COCOeval
+    with contextlib.redirect_stdout(io.StringIO()) as printed:  # pycocotools prints its progress
+        dt = coco.loadRes([dict(r) for r in results])  # it adds fields to the dicts it gets
+        ev = COCOeval(coco, dt, iou_type)
+        if image_ids is not None:
+            ev.params.imgIds = image_ids
+        ev.evaluate()
+        ev.accumulate()
+        start = printed.tell()
+        ev.summarize()
+    return ev, printed.getvalue()[start:]
+
+
 class COCODetectionMetric:
     """COCO box mAP by pycocotools' COCOeval on the predictions of a COCODetection's images (or of every image of a
     pycocotools COCO or an annotation file, in image-id order).
@@ -163,9 +180,8 @@ class COCODetectionMetric:
 
     def __init__(self, dataset, score_thresh=0.05):
         if isinstance(dataset, (str, bytes)) or hasattr(dataset, '__fspath__'):  # an annotation file
-            from pycocotools.coco import COCO
-            with contextlib.redirect_stdout(io.StringIO()):
-                dataset = COCO(str(dataset))
+            from ..data.detection import load_coco
+            dataset = load_coco(os.fspath(dataset))
         if hasattr(dataset, 'contiguous_id_to_json'):
             self.coco, self.image_ids = dataset.coco, list(dataset.image_ids)
             self.classes, self._to_json = dataset.classes, dict(dataset.contiguous_id_to_json)
@@ -205,20 +221,12 @@ class COCODetectionMetric:
             json.dump(self.results, f)
 
     def get(self):
-        from pycocotools.cocoeval import COCOeval
         out = dict.fromkeys(COCO_STATS, 0.0)
         if not self.results:  # loadRes refuses an empty list; nothing found scores 0, as GluonCV reports
             out.update(dict.fromkeys(self.classes, 0.0))
             return out
-        with contextlib.redirect_stdout(io.StringIO()) as printed:  # pycocotools prints its progress
-            dt = self.coco.loadRes([dict(r) for r in self.results])  # it adds fields to the dicts it gets
-            ev = COCOeval(self.coco, dt, 'bbox')
-            ev.params.imgIds = sorted(set(self._seen))
-            ev.evaluate()
-            ev.accumulate()
-            start = printed.tell()
-            ev.summarize()
-        self.summary, self.coco_eval = printed.getvalue()[start:], ev
+        ev, self.summary = run_cocoeval(self.coco, self.results, 'bbox', sorted(set(self._seen)))
+        self.coco_eval = ev
         out.update(zip(COCO_STATS, (float(s) for s in ev.stats)))
         precision = ev.eval['precision'][:, :, :, 0, -1]  # IoU x recall x class, all areas, 100 detections
         for k, name in enumerate(self.classes):
