@@ -32,7 +32,7 @@ from ...train.data import epoch_indices
 from ..meta import IMAGENET_MEAN, IMAGENET_STD
 from ..metrics.pose import HeatmapAccuracy
 from ..pose import heatmap_to_coord
-from ..transforms.pose import crop_box, pose_crop, simple_pose_eval, simple_pose_train
+from ..transforms.pose import box_to_center_scale, crop_box, pose_crop, simple_pose_train
 from .classification import refuse_classification_options
 
 TASK = 'pose-estimation'
@@ -146,9 +146,10 @@ class PoseEstimation:
             people = [self.val.sample(i) for i in range(at, min(at + self.eval_batch_size, len(self.val)))]
             xs, targets, centers, scales = [], [], [], []
             for img, label, _ in people:
-                _, center, scale = simple_pose_eval(img, label['bbox'], self.image_size, **self.norm)
+                # simple_pose_eval's crop (the unaugmented window), with its targets for the heatmap accuracy
                 x, target, _ = pose_crop(img, label, image_size=self.image_size, heatmap_size=self.heatmap_size,
-                                         **self.norm)  # the same crop, with its targets
+                                         **self.norm)
+                center, scale = box_to_center_scale(label['bbox'], self.image_size[1] / self.image_size[0])
                 xs.append(x), targets.append(target), centers.append(center), scales.append(scale)
             heatmaps = net(mx.nd.array(np.stack(xs), ctx=ctx)).asnumpy()
             acc.update(np.stack(targets), heatmaps)
