@@ -169,9 +169,7 @@ def pose(args):
                          f'(e.g. a COCO one)')
     images = [read_image(p) for p in args.images]  # every file is checked before the models are built
     detector = get_model(args.detector, pretrained=True)
-    net = get_model(args.pose, pretrained=True)
-    detector.hybridize()
-    net.hybridize()
+    net = get_model(args.pose, pretrained=True)  # estimate_poses optimizes both (gluonzoo.optimize)
     joints = list(getattr(net, 'joints', None) or net.weights.config.get('joints') or ())
     joints = joints or [str(j) for j in range(getattr(net, 'num_joints', 17))]
     t0 = time.perf_counter()

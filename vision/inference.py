@@ -4,8 +4,11 @@
 `classify` and `detect` hand the net to `gluonzoo.optimize` (oneDNN fused graphs, checked against the plain net on
 the first batch) unless `optimize=False`: classify for its fixed batch shape, detect with `static_shape` only when
 the record resizes to an exact (h, w), since a short-side resize gives each picture its own size. `segment` scores
-every picture at its own size through `net.predict`, outside the hybridized graph: it keeps the plain path.
+every picture at its own size through one graph whose output follows its input (`AtInputSize`), optimized without
+static shapes; PSPNet, whose graph holds one map size, keeps `predict`'s imperative path.
 """
+import warnings
+
 import numpy as np
 
 from ..errors import BadInputError
@@ -77,12 +80,13 @@ def detect(net, images, threshold=0.5, preprocess=None, optimize=True):
     return results
 
 
-def segment(net, images, preprocess=None):
+def segment(net, images, preprocess=None, optimize=True):
     """Per image (a path or an RGB array), its class-id map (H, W) int32 at the image's own size: the argmax of a
     semantic segmentation net's scores for the picture preprocessed as `net.weights` says (GluonCV's: the picture
-    as it is, normalized) or as an explicit `preprocess` says. Nets with `predict` (FCN, PSPNet, DeepLab) score at
-    the input's size; the others' first output (HRNet `_s`: stride 4), and any map a record's resize made
-    smaller or larger, is resized to the image bilinearly before the argmax."""
+    as it is, normalized) or as an explicit `preprocess` says. Segmenters (FCN, DeepLab, ...) score at the input's
+    size, as their `predict`; the others' first output (HRNet `_s`: stride 4), and any map a record's resize made
+    smaller or larger, is resized to the image bilinearly before the argmax. `optimize`: score through
+    `gluonzoo.optimize` (the graph kept with the net for later calls)."""
     import mxnet as mx
     transform, pre = _transform(net, preprocess)
     if pre.get('crop') is not None:
@@ -90,13 +94,31 @@ def segment(net, images, preprocess=None):
     if pre.get('layout') == 'NHWC':
         raise BadInputError('segment() feeds NCHW pictures: a record with layout NHWC is not a segmentation net\'s')
     ctx = _ctx(net)
+    scorer = _scorer(net, optimize)
     results = []
     for image in images:  # one at a time: each picture is scored at its own size, as GluonCV's demo does
         img = read_image(image) if not isinstance(image, np.ndarray) else image
         x = mx.nd.array(transform(img)[None], ctx=ctx)
-        scores = net.predict(x) if callable(getattr(net, 'predict', None)) else net(x)
+        if optimize and isinstance(scorer, mx.gluon.HybridBlock):
+            with warnings.catch_warnings():  # AtInputSize leaves the auxiliary head out of its graph, as it should
+                warnings.filterwarnings('ignore', message=r'Parameter .* is not used by any computation')
+                _optimize(scorer, x, static_shape=False)
+        scores = scorer(x)
         scores = scores[0] if isinstance(scores, (tuple, list)) else scores
         if scores.shape[2:] != img.shape[:2]:
             scores = mx.nd.contrib.BilinearResize2D(scores, height=img.shape[0], width=img.shape[1])
         results.append(scores[0].argmax(axis=0).asnumpy().astype(np.int32))
     return results
+
+
+def _scorer(net, optimize):
+    """What scores one picture of `net` at its own size: `AtInputSize(net)` for segmenters whose graph serves any
+    size (kept per net when optimized), `net.predict` for the others with `predict` (PSPNet), else `net` itself."""
+    from .models.segmentation.base import AtInputSize, Segmenter
+    if isinstance(net, Segmenter) and not net.fixed_size_graph:
+        if not optimize:
+            return AtInputSize(net)
+        if '_gz_at_input_size' not in net.__dict__:  # set past Block.__setattr__: not a child of its own child
+            net.__dict__['_gz_at_input_size'] = AtInputSize(net)
+        return net.__dict__['_gz_at_input_size']
+    return net.predict if callable(getattr(net, 'predict', None)) else net

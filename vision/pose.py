@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from ..errors import BadInputError
+from ..optimizing import optimize as _optimize
 from .meta import COCO_FLIP_PAIRS, IMAGENET_MEAN, IMAGENET_STD
 
 
@@ -158,18 +159,19 @@ def detector_to_simple_pose(img, class_ids, scores, bounding_boxs, output_shape=
     return pose_input, kept
 
 
-def estimate_poses(detector, pose_net, image, threshold=0.5, scale=1.25, shift=False):
+def estimate_poses(detector, pose_net, image, threshold=0.5, scale=1.25, shift=False, optimize=True):
     """Per person the `detector` finds in `image` (a path or an RGB array) scoring at least `threshold`: a dict
     with `box` (the widened crop box), `score`, `keypoints` (J, 2) image pixels and `confidence` (J,) from
     `pose_net`, whose weights record (or GluonCV's 256x192 ImageNet default) says how to feed it. `detector` is a
-    zoo detector with a 'person' class (COCO's)."""
+    zoo detector with a 'person' class (COCO's). `optimize`: both nets through `gluonzoo.optimize` (in place; the
+    pose net without static shapes, as the number of people changes from picture to picture)."""
     from .image import read_image
     from .inference import detect
     if 'person' not in (getattr(detector, 'classes', None) or ()):
         raise BadInputError(f'{type(detector).__name__} has no class "person": pose estimation needs a detector '
                             f'of people (e.g. a COCO one)')
     img = read_image(image) if not isinstance(image, np.ndarray) else image
-    found = [(s, b) for name, s, b in detect(detector, [img], threshold)[0] if name == 'person']
+    found = [(s, b) for name, s, b in detect(detector, [img], threshold, optimize=optimize)[0] if name == 'person']
     people = _people(img, np.zeros((1, len(found))), np.array([[s for s, _ in found]]),
                      np.array([[b for _, b in found]]).reshape(1, -1, 4), scale, threshold, 0)
     if not people:
@@ -181,6 +183,9 @@ def estimate_poses(detector, pose_net, image, threshold=0.5, scale=1.25, shift=F
     boxes = [box for box, _ in people]
     crops = crop_resize_normalize(img, boxes, size, pre.get('mean', IMAGENET_MEAN), pre.get('std', IMAGENET_STD))
     ctx = next(iter(pose_net.collect_params().values())).list_ctx()[0]
-    coords, conf = heatmap_to_coord(pose_net(crops.as_in_context(ctx)), boxes, shift=shift)
+    crops = crops.as_in_context(ctx)
+    if optimize:
+        _optimize(pose_net, crops, static_shape=False)
+    coords, conf = heatmap_to_coord(pose_net(crops), boxes, shift=shift)
     return [{'box': box, 'score': s, 'keypoints': c, 'confidence': f[:, 0]}
             for (box, s), c, f in zip(people, coords, conf)]

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import gluonzoo as gz
+from gluonzoo.optimizing import is_optimized
 from gluonzoo.errors import BadInputError
 from gluonzoo.vision.meta import COCO_FLIP_PAIRS, COCO_KEYPOINTS
 from gluonzoo.vision.metrics.pose import HeatmapAccuracy
@@ -156,12 +157,16 @@ class _People(mx.gluon.Block):
                 mx.nd.array([[[128, 64, 256, 448], [0, 0, 100, 100]]]))
 
 
+@pytest.mark.filterwarnings('ignore:_People is a _People, not a HybridBlock')  # the stand-in detector
 def test_detector_then_pose():
     detector = _People()
     net = gz.get_model('mobile_pose_mobilenetv3_small')
     net.weights = gz.get_weights('mobile_pose_mobilenetv3_small')
     img = np.random.default_rng(0).integers(0, 256, size=(200, 100, 3), dtype=np.uint8)
+    plain = estimate_poses(detector, net, img, optimize=False)
     people = estimate_poses(detector, net, img)
+    assert is_optimized(net)  # the default: the pose net's fused graph, with the plain one's answers
+    np.testing.assert_allclose(people[0]['keypoints'], plain[0]['keypoints'], rtol=1e-5)
     assert len(people) == 1  # the dog is no person
     p = people[0]
     # the 512x512 box (128, 64, 256, 448) is (25, 25, 50, 175) of the 100x200 picture, widened 1.25x

@@ -8,8 +8,11 @@ import pytest
 
 import gluonzoo as gz
 from gluonzoo.registry import get_entry
+from gluonzoo.vision.transforms import from_preprocess
 from gluonzoo.vision.meta import ADE20K, CITYSCAPES, VOC_SEGMENTATION
-from gluonzoo.vision.models.segmentation.base import PUBLISHED
+from gluonzoo.optimizing import is_optimized
+from gluonzoo.vision.inference import segment
+from gluonzoo.vision.models.segmentation.base import PUBLISHED, AtInputSize
 from gluonzoo.vision.models.segmentation.pspnet import adaptive_avg_pool
 from gluonzoo.weights import GLUONCV_REPO
 
@@ -78,6 +81,37 @@ def test_options_and_outputs():
     assert net._active and net(_x())[0].shape == y.shape
     tall = gz.get_model('deeplab_resnet50_ade', height=40, width=24, **SMALL)
     assert [y.shape for y in tall(_x())] == [(1, 150, 40, 24)] * 2 and tall.evaluate(_x()).shape == (1, 150, 40, 24)
+
+
+@pytest.mark.filterwarnings('ignore:Parameter .* is not used')  # the auxiliary head: not in AtInputSize's graph
+@pytest.mark.parametrize('name', ['fcn_resnet50_ade', 'deeplab_resnet50_ade'])
+def test_optimized_scores_at_input_size_are_predicts(name):
+    # segment()'s path: one fused graph for every picture size, equal to the imperative predict (GluonCV's demo)
+    net = gz.get_model(name, classes=5, **SMALL)
+    scorer = gz.optimize(AtInputSize(net), _x(40, 56), static_shape=False)
+    assert is_optimized(scorer)
+    for h, w in ((40, 56), (24, 32), (40, 56)):
+        x = _x(h, w)
+        want = net.predict(x).asnumpy()
+        got = scorer(x).asnumpy()
+        assert got.shape == want.shape == (1, 5, h, w)
+        assert np.abs(got - want).max() <= 1e-5 * np.abs(want).max()
+    pictures = [np.random.RandomState(i).randint(0, 256, (24 + 8 * i, 32, 3)).astype(np.uint8) for i in range(2)]
+    pre = {'mean': [0.485, 0.456, 0.406], 'std': [0.229, 0.224, 0.225]}
+    plain = segment(net, pictures, preprocess=pre, optimize=False)
+    fused = segment(net, pictures, preprocess=pre)
+    assert all((a == b).mean() > 0.99 for a, b in zip(plain, fused))  # argmax: float ties may flip a pixel
+    assert is_optimized(net.__dict__['_gz_at_input_size'])
+
+
+def test_fixed_size_graphs_keep_predict():
+    psp = gz.get_model('psp_resnet50_ade', classes=5, **SMALL)
+    with pytest.raises(ValueError, match='predict'):
+        AtInputSize(psp)
+    pre = {'mean': [0.485, 0.456, 0.406], 'std': [0.229, 0.224, 0.225]}
+    picture = np.random.RandomState(0).randint(0, 256, (40, 24, 3)).astype(np.uint8)
+    want = psp.predict(mx.nd.array(from_preprocess(pre)(picture)[None]))[0].argmax(axis=0).asnumpy()
+    assert (segment(psp, [picture], preprocess=pre)[0] == want).all()
 
 
 def test_norm_layer_reaches_body_and_heads():

@@ -36,6 +36,12 @@ def resize_like(F, x, like):
     return F.contrib.BilinearResize2D(x, like, mode='like')
 
 
+def resize_to(F, x, size):
+    """Bilinear (corners aligned) to `size`: a dict of height and width (GluonCV's `_up_kwargs`, fixed in a graph) or
+    a tensor whose spatial size to take (the input picture: `AtInputSize`'s graph serves every size)."""
+    return F.contrib.BilinearResize2D(x, **size) if isinstance(size, dict) else resize_like(F, x, size)
+
+
 class FCNHead(nn.HybridBlock):
     """3x3 conv to in/4 channels -> norm -> ReLU -> dropout 0.1 -> 1x1 conv to the classes (GluonCV's _FCNHead)."""
 
@@ -70,8 +76,12 @@ class ASPPPooling(nn.HybridBlock):
 class Segmenter(nn.HybridBlock):
     """GluonCV's segmentation API over `_scores(F, x, size)` (the outputs resized to `size`, a dict of height and
     width): the call gives them at `height` x `width` (`_up_kwargs`), `evaluate` the main one, `predict` / `demo`
-    the main one at the input's size; `reset_class` swaps the output convs of `head` (and `auxlayer`)."""
+    the main one at the input's size; `reset_class` swaps the output convs of `head` (and `auxlayer`). `size` may
+    also be a tensor whose height and width to take (`AtInputSize`)."""
     aux = False
+    #: whether the graph holds for the crop's map size only (PSPNet's pooling bins): then only `predict` serves other
+    #: sizes, imperatively
+    fixed_size_graph = False
 
     def _scores(self, F, x, size):
         raise NotImplementedError
@@ -97,6 +107,21 @@ class Segmenter(nn.HybridBlock):
                 self.hybridize(True, **flags)
 
     demo = predict
+
+
+class AtInputSize(nn.HybridBlock):
+    """A segmenter's main scores at its input's own size as a HybridBlock of their own: `predict`'s answer from one
+    graph for every picture size, which `gluonzoo.optimize` can fuse (`segment` runs it). The segmenter is its only
+    child: the parameters are its own, names unchanged."""
+
+    def __init__(self, net):
+        super().__init__(prefix='')
+        if net.fixed_size_graph:
+            raise ValueError(f'{type(net).__name__}\'s graph holds its crop size only: use its predict()')
+        self.net = net
+
+    def hybrid_forward(self, F, x):
+        return self.net._scores(F, x, x)[0]
 
     def reset_class(self, classes, reuse_weights=None):
         """Fresh output convs (main and auxiliary heads) for `classes` (a count or names); `reuse_weights` keeps
@@ -138,9 +163,9 @@ class SegBaseModel(Segmenter):
 
     def _scores(self, F, x, size):
         c3, c4 = self.base_forward(x)
-        outputs = [F.contrib.BilinearResize2D(self.head(c4), **size)]
+        outputs = [resize_to(F, self.head(c4), size)]
         if self.aux:
-            outputs.append(F.contrib.BilinearResize2D(self.auxlayer(c3), **size))
+            outputs.append(resize_to(F, self.auxlayer(c3), size))
         return tuple(outputs)
 
 

@@ -15,7 +15,7 @@ from mxnet.gluon.nn import BatchNorm
 from ....heads import class_names
 from ....registry import register_model
 from ...meta import CITYSCAPES
-from .base import ASPPPooling, REG, Segmenter, conv_bn_relu, norm, resize_like, seg_weights
+from .base import ASPPPooling, REG, Segmenter, conv_bn_relu, norm, resize_like, resize_to, seg_weights
 from .deeplab import RATES
 
 # (channels of each block, blocks, dilation, dropout) of mod2 .. mod7: wider_resnet38_a2
@@ -134,7 +134,7 @@ class DeepLabWV3Plus(Segmenter):
         x = self.mod3(self.pool3(m2))
         for mod in (self.mod4, self.mod5, self.mod6, self.mod7):
             x = mod(x)
-        return (F.contrib.BilinearResize2D(self.head(x, m2), **size),)
+        return (resize_to(F, self.head(x, m2), size),)
 
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------

@@ -14,7 +14,7 @@ from ....heads import class_names
 from ....registry import get_backbone, register_model
 from ....weights import ONE_THREAD, Source, Weights
 from ...meta import DIGITS, VOC_SEGMENTATION
-from .base import PREPROCESS, REG, FCNHead, Segmenter
+from .base import PREPROCESS, REG, FCNHead, Segmenter, resize_to
 
 #: MobileNetV2's last blocks at strides 8 and 16 (the auxiliary and the main head read them)
 _TAPS = ('features.8', 'features.15')
@@ -51,9 +51,9 @@ class FCNMobileNet(Segmenter):
             x = block(x)
             if i == self._tap:
                 c8 = x
-        outputs = [F.contrib.BilinearResize2D(self.head(x), **size)]
+        outputs = [resize_to(F, self.head(x), size)]
         if self.aux:
-            outputs.append(F.contrib.BilinearResize2D(self.auxlayer(c8), **size))
+            outputs.append(resize_to(F, self.auxlayer(c8), size))
         return tuple(outputs)
 
 

@@ -67,6 +67,7 @@ class PSPHead(nn.HybridBlock):
 # -- model --------------------------------------------------------------------------------------------------------
 class PSPNet(SegBaseModel):
     """GluonCV's PSPNet: the pyramid pooling head on the dilated body's last map, the FCN head as auxiliary."""
+    fixed_size_graph = True  # the pooling bins' slices are cut for the crop's map
 
     def __init__(self, backbone, classes, aux=True, norm_layer=BatchNorm, norm_kwargs=None, **kwargs):
         super().__init__(backbone, classes, aux, norm_layer=norm_layer, norm_kwargs=norm_kwargs, **kwargs)
