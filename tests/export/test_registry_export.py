@@ -22,7 +22,9 @@ from gluonzoo.exporting.verify import compare_detections, detection_session, mxn
 from gluonzoo.registry import get_entry
 from gluonzoo.tasks import get_task
 
-ARCHS = gz.list_models()
+#: GluonCV's INT8 graphs hold oneDNN-only ops (`_contrib_quantize_v2`, quantized `_sg_mkldnn_conv`) that no ONNX
+#: converter takes: tests/vision/test_quantized_records.py checks that export refuses them with one clear error
+ARCHS = [n for n in gz.list_models() if not n.endswith('_int8')]
 #: graph fingerprint -> the model exported with it: GluonCV's dataset twins (fcn_resnet101_voc / _coco / _ade,
 #: ssd_512_resnet50_v1_voc / _coco) built with the test's 7 classes are one graph with the same parameter shapes,
 #: so exporting the second writes the same ONNX file but for the random values, at 5-25 s a big net

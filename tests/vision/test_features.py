@@ -26,8 +26,8 @@ def _one_per_family():
 
 
 #: families whose nets are not one chain of stages, so features_only refuses them with one clear error: HRNet keeps
-#: parallel branches at four strides to the end (its head merges them)
-NO_STAGES = {'hrnet_w18_small_v1_c'}
+#: parallel branches at four strides to the end (its head merges them); GluonCV's INT8 graphs are one fixed symbol
+NO_STAGES = {'hrnet_w18_small_v1_c', 'mobilenet1.0_int8'}
 FAMILIES = [n for n in _one_per_family() if n not in NO_STAGES]
 
 
