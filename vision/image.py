@@ -81,15 +81,21 @@ def read_bytes(path, what='file'):
 def read_image(path):
     """Decode `path` to RGB uint8; grayscale is replicated, alpha dropped, 16-bit scaled, EXIF orientation applied.
 
-    cv2.imdecode with IMREAD_COLOR does all four; reading the bytes ourselves keeps non-ASCII paths working.
+    cv2.imdecode with IMREAD_COLOR_RGB does all four and decodes straight to RGB (the same pixels as IMREAD_COLOR
+    then BGR2RGB, without that pass over the picture); reading the bytes ourselves keeps non-ASCII paths working.
     """
     path = os.fspath(path)
     data = read_bytes(path, 'image')
     check_pixels(data, path)
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    img = decode_rgb(data)
     if img is None:
         raise BadInputError(f'{path} is not an image OpenCV can decode (empty, truncated or not JPEG/PNG/BMP/...)')
-    return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+    return img
+
+
+def decode_rgb(data):
+    """Encoded image bytes -> RGB uint8 (read_image's decoding), or None where OpenCV cannot decode them."""
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR_RGB) if data else None
 
 
 # -- palette PNGs (segmentation masks: the scene generator writes them, `gluonzoo segment` too) -------------------

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from ...errors import BadInputError
-from ..image import read_image
+from ..image import decode_rgb, read_image
 from ..meta import VOC
 from .pairs import ImagePairs
 from .recordio import ImageRecordDataset, packing
@@ -282,10 +282,9 @@ class RecordFileDetection(ImageRecordDataset):
     def sample(self, idx):
         import mxnet as mx
         header, data = mx.recordio.unpack(self._io.read_idx(self.keys[idx]))
-        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+        img = decode_rgb(data)
         if img is None:
             raise BadInputError(f'{self.rec}: record {self.keys[idx]} does not hold a decodable image')
-        img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
         h, w = img.shape[:2]
         scale = (w, h) if self.coord_normalized else (None, None)
         return img, parse_label(header.label, *scale, where=f'{self.rec} record {self.keys[idx]}')

@@ -12,7 +12,7 @@ import numpy as np
 from mxnet.gluon.data import Dataset
 
 from ...errors import BadInputError
-from ..image import read_image
+from ..image import decode_rgb, read_image
 
 
 class ImageRecordDataset(Dataset):
@@ -37,10 +37,9 @@ class ImageRecordDataset(Dataset):
     def __getitem__(self, i):
         import mxnet as mx
         header, data = mx.recordio.unpack(self._io.read_idx(self.keys[i]))
-        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+        img = decode_rgb(data)
         if img is None:
             raise BadInputError(f'{self.rec}: record {self.keys[i]} does not hold a decodable image')
-        img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
         label = header.label if np.isscalar(header.label) else header.label[0]
         return (self.transform(img) if self.transform else img), int(label)
 
