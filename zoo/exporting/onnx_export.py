@@ -10,6 +10,7 @@
 """
 import contextlib
 import json
+from collections.abc import Mapping
 
 from ..errors import ExportError
 
@@ -95,7 +96,9 @@ def graph_of(net):
     sym = net._cached_graph[1]
     sym = mx.sym.load_json(sym.tojson(remove_amp_cast=True))
     names = set(sym.list_arguments()) | set(sym.list_auxiliary_states())
-    params = {p.name: p._reduce() for is_arg, p in net._cached_op_args if not is_arg and p.name in names}
+    # the net's own arrays where it lives on one context (_reduce copies every weight to the CPU: a copy at the peak)
+    params = {p.name: p.data() if len(p.list_ctx()) == 1 else p._reduce()
+              for is_arg, p in net._cached_op_args if not is_arg and p.name in names}
     return sym, params
 
 
@@ -112,18 +115,49 @@ class _CachedInputs:
         return getattr(self._sym, name)
 
 
+class _NumpyOnDemand(Mapping):
+    """{name: NDArray} read as numpy one weight at a time: the stock exporter converts them all up front, one more
+    copy of every weight at the export's memory peak (730 MB for ResidualAttentionNet-452). `_fast_weights` leaves
+    the weights' bytes out of the graph (`pending`) until `fill` puts them into the model: helper.make_model copies
+    the graph, and an empty initializer costs nothing to copy."""
+
+    def __init__(self, params):
+        self._params, self.pending = params, {}
+
+    def __getitem__(self, name):
+        return self._params[name].asnumpy()
+
+    def __iter__(self):
+        return iter(self._params)
+
+    def __len__(self):
+        return len(self._params)
+
+    def placeholder(self, name):
+        """An initializer with `name`'s dims and type and no bytes yet; `fill` gives it its values."""
+        import numpy as np
+        from onnx import TensorProto, helper
+        arr = self.pending[name] = self._params[name]
+        dtype = np.dtype(arr.dtype)
+        return TensorProto(name=name, dims=arr.shape, data_type=helper.np_dtype_to_tensor_dtype(dtype)), dtype
+
+    def fill(self, graph):
+        from onnx import numpy_helper
+        for tensor in graph.initializer:
+            if tensor.name in self.pending:
+                tensor.raw_data = numpy_helper.from_array(self.pending.pop(tensor.name).asnumpy()).raw_data
+
+
 def _fast_weights(node, **kwargs):
-    """The stock 'null' converter builds each weight TensorProto from a Python list (slow for 60M floats); the
-    same TensorProto from the array's raw bytes."""
-    from onnx import helper, numpy_helper
+    """The stock 'null' converter builds each weight TensorProto from a Python list (slow for 60M floats); here an
+    initializer whose bytes `_NumpyOnDemand.fill` writes once the model is made."""
+    from onnx import helper
     from mxnet.onnx.mx2onnx._op_translations._op_translations_opset12 import convert_weights_and_inputs
     if kwargs['is_input']:
         return convert_weights_and_inputs(node, **kwargs)
-    name = node['name']
-    arr = kwargs['weights'][name]
-    tensor = numpy_helper.from_array(arr, name)
+    tensor, dtype = kwargs['weights'].placeholder(node['name'])
     kwargs['initializer'].append(tensor)
-    return [helper.make_tensor_value_info(name, tensor.data_type, arr.shape)], (arr.dtype,)
+    return [helper.make_tensor_value_info(tensor.name, tensor.data_type, tensor.dims)], (dtype,)
 
 
 def to_onnx(net, inputs, onnx_file, opset=13, dynamic_batch=True, target='ort', props=None):
@@ -156,7 +190,13 @@ def to_onnx(net, inputs, onnx_file, opset=13, dynamic_batch=True, target='ort', 
     dyn = [(None,) + s[1:] for s in shapes] if dynamic_batch else None
     reg = MXNetGraph.registry_.setdefault(opset, {})
     saved_null, saved_outputs = reg.get('null'), MXNetGraph.get_outputs
+    saved_numpy = MXNetGraph.__dict__['convert_weights_to_numpy']
     reg['null'] = _fast_weights
+    made = []
+    MXNetGraph.convert_weights_to_numpy = staticmethod(lambda params: made.append(_NumpyOnDemand(params)) or made[0])
+    # the stock exporter checks the graph it made, serialized: the weights' bytes are not in it yet (and would be
+    # one more copy); the written file is checked whole below
+    saved_check, onnx.checker.check_graph = onnx.checker.check_graph, lambda *a, **k: None
     # get_outputs calls sym.list_inputs() once per parameter (seconds for ResNet-152): give it a cached list
     MXNetGraph.get_outputs = staticmethod(lambda s, *a, **k: saved_outputs(_CachedInputs(s), *a, **k))
     try:
@@ -164,10 +204,14 @@ def to_onnx(net, inputs, onnx_file, opset=13, dynamic_batch=True, target='ort', 
             # what mx.onnx.export_model does, minus its write to disk (we post-process, then write once)
             graph = MXNetGraph().create_onnx_graph_proto(sym, params, shapes, types, opset_version=opset,
                                                          dynamic=dynamic_batch, dynamic_input_shapes=dyn)
-            model = helper.make_model(graph)  # a copy of the graph: the converted weights are held twice until
-            del graph, params                  # these go (memory peaks of big nets, e.g. 730 MB of weights)
+            model = helper.make_model(graph)  # a copy of the graph, still without the weights' bytes
+            del graph
+            made[0].fill(model.graph)
+            del params, made[:]
     finally:
         MXNetGraph.get_outputs = staticmethod(saved_outputs)
+        MXNetGraph.convert_weights_to_numpy = saved_numpy
+        onnx.checker.check_graph = saved_check
         if saved_null is None:
             reg.pop('null', None)
         else:
