@@ -4,7 +4,7 @@ mean/std), images per second, gluonzoo's transforms (OpenCV) vs mx.image (GluonC
     python scripts/bench/input_pipeline.py [--seconds 2] [--rounds 3] [--quick] [--json FILE]
 
 The variants, each from the same JPEG bytes held in memory (so the disk is not measured) to one CHW float32 array:
-  gluonzoo       cv2.imdecode + BGR->RGB (as read_image and the RecordIO dataset decode), then the eval transform of
+  gluonzoo       decode_rgb (cv2.imdecode straight to RGB: read_image's and the RecordIO readers'), then the eval transform of
                  a GluonCV checkpoint's record (resnet50_v1b: interp 'linear'), the one classify and the eval scripts
                  apply: the same pixels as GluonCV's pipeline, the like-for-like figure
   gluonzoo_area  the same with mobilenetv2_1.0's default record (torchvision weights: area interpolation)
@@ -168,6 +168,7 @@ def stage_times(images, repeats=3):
     import mxnet as mx
     from mxnet.gluon.data.vision import transforms as MT
 
+    from gluonzoo.vision.image import decode_rgb
     from gluonzoo.vision.transforms import functional as F
     mx_resize, mx_crop, mx_tensor = MT.Resize(SHORT, keep_ratio=True), MT.CenterCrop(CROP), MT.ToTensor()
     mx_norm = MT.Normalize(MEAN, STD)
@@ -179,8 +180,7 @@ def stage_times(images, repeats=3):
             return y
         return run
     pipelines = {
-        'gluonzoo': [('decode (cv2.imdecode)', lambda d: cv2.imdecode(np.frombuffer(d, np.uint8), cv2.IMREAD_COLOR)),
-                     ('BGR->RGB (cv2.cvtColor, whole picture)', lambda x: cv2.cvtColor(x, cv2.COLOR_BGR2RGB)),
+        'gluonzoo': [('decode to RGB (decode_rgb: cv2.imdecode, IMREAD_COLOR_RGB)', decode_rgb),
                      ('resize short side (linear)', lambda x: F.resize_short(F.as_rgb(x), SHORT, cv2.INTER_LINEAR)),
                      ('center crop', lambda x: F.center_crop(x, (CROP, CROP))),
                      ('normalize + CHW (numpy)', lambda x: F.normalize(x, MEAN, STD))],
