@@ -14,7 +14,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -39,7 +38,6 @@ VARIANTS = [('plain', 'gluonzoo', 'gluonzoo plain (hybridize static)'),
             ('ort_torch', 'ort', "ONNX Runtime, PyTorch's export"),
             ('torch', 'torch', 'PyTorch TransformerEncoder fast path')]
 LABEL = {v: label for v, _, label in VARIANTS}
-ISA = ['avx2', 'fma', 'avx512f', 'avx512bw', 'avx512_vnni', 'avx512_bf16', 'amx_tile', 'amx_int8', 'amx_bf16']
 
 
 class Worker:
@@ -73,19 +71,10 @@ class Worker:
 
 
 def cpu_info():
-    """CPU model, the ISA flags that matter, cores visible and the load average, from /proc."""
-    model, flags = platform.processor() or '?', set()
-    try:
-        with open('/proc/cpuinfo') as f:
-            for line in f:
-                key, _, value = line.partition(':')
-                if key.strip() == 'model name':
-                    model = value.strip()
-                elif key.strip() == 'flags':
-                    flags = set(value.split())
-    except OSError:
-        pass
-    return {'cpu': model, 'flags': [f for f in ISA if f in flags], 'cores': len(os.sched_getaffinity(0))}
+    """CPU model, the ISA flags that decide oneDNN's kernels (what the training logs record) and the cores visible."""
+    from gluonzoo.logs import machine
+    m = machine()
+    return {'cpu': m['cpu'], 'flags': m['isa'], 'cores': len(os.sched_getaffinity(0))}
 
 
 def loadavg():
