@@ -108,6 +108,15 @@ class Segmenter(nn.HybridBlock):
 
     demo = predict
 
+    def reset_class(self, classes, reuse_weights=None):
+        """Fresh output convs (main and auxiliary heads) for `classes` (a count or names); `reuse_weights` keeps
+        the rows of named classes (GluonCV's detection API)."""
+        old = self.classes
+        self.classes = reset_head(self.head, 'block', classes, reuse_weights, old)
+        if self.aux:
+            reset_head(self.auxlayer, 'block', classes, reuse_weights, old)
+        self.nclass = len(class_names(classes))
+
 
 class AtInputSize(nn.HybridBlock):
     """A segmenter's main scores at its input's own size as a HybridBlock of their own: `predict`'s answer from one
@@ -122,15 +131,6 @@ class AtInputSize(nn.HybridBlock):
 
     def hybrid_forward(self, F, x):
         return self.net._scores(F, x, x)[0]
-
-    def reset_class(self, classes, reuse_weights=None):
-        """Fresh output convs (main and auxiliary heads) for `classes` (a count or names); `reuse_weights` keeps
-        the rows of named classes (GluonCV's detection API)."""
-        old = self.classes
-        self.classes = reset_head(self.head, 'block', classes, reuse_weights, old)
-        if self.aux:
-            reset_head(self.auxlayer, 'block', classes, reuse_weights, old)
-        self.nclass = len(class_names(classes))
 
 
 class SegBaseModel(Segmenter):
