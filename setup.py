@@ -36,7 +36,7 @@ setup(
     extras_require={
         'cpu': pinned('mxnet'),
         'gpu': pinned('mxnet-cu117'),
-        'test': pinned('pytest', 'torch', 'sacrebleu', 'matplotlib', 'rdata', 'xarray', 'hypothesis',
+        'test': pinned('pytest', 'torch', 'torchvision', 'sacrebleu', 'matplotlib', 'rdata', 'xarray', 'hypothesis',
                        'pytest-xdist'),
     },
     entry_points={'console_scripts': ['gluonzoo = gluonzoo.cli:main']},

@@ -66,10 +66,25 @@ def pytest_sessionfinish(session):
         session.exitstatus = 1
 
 
+_ISOLATED_VARS = ('GLUONZOO_REPO', 'GLUONZOO_PATH', 'GLUONZOO_OFFLINE', 'GLUONZOO_PACKAGES')
+
+
+@pytest.fixture(scope='session', autouse=True)
+def _session_env(tmp_path_factory):
+    """A cache for what runs outside any one test: module- and session-scoped fixtures are set up before a test's
+    own `_isolated_env`, so without this one `get_model(..., pretrained=True)` in such a fixture wrote the shipped
+    cifar_resnet20_v1.fmnist file into the real ~/.gluonzoo (a fresh machine's `make test`)."""
+    with pytest.MonkeyPatch.context() as mp:
+        for var in _ISOLATED_VARS:
+            mp.delenv(var, raising=False)
+        mp.setenv('GLUONZOO_HOME', str(tmp_path_factory.mktemp('session_home')))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch, tmp_path):
     """Every test gets its own empty cache and no mirror/offline settings from the caller's shell."""
-    for var in ('GLUONZOO_REPO', 'GLUONZOO_PATH', 'GLUONZOO_OFFLINE', 'GLUONZOO_PACKAGES'):
+    for var in _ISOLATED_VARS:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv('GLUONZOO_HOME', str(tmp_path / 'gzhome'))
 
