@@ -29,6 +29,7 @@ def test_quick_report_has_every_section_and_the_chart(report):
     at = [text.index(s) for s in SECTIONS]
     assert at == sorted(at), 'sections out of order'
     assert re.search(r'\| sgemm ceiling \(oneDNN\) \| \d+\.\d GFLOP/s', text)
+    assert re.search(r"\| CPU taken by other processes during the run \| \d+\.\d% of the \d+ cores' time", text)
     chart = report.parent / 'img' / 'benchmarks.png'
     assert chart.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
     assert '(img/benchmarks.png)' in text
@@ -60,12 +61,32 @@ def test_every_target_line_has_a_verdict_that_fits_its_figures(report):
     assert measured['optimized ResNet-50 at batch 16 >= 90% of the sgemm ceiling'] == 'NOT MEASURED'
 
 
-def test_verdicts():
+def _report_text():
     sys.path.insert(0, BENCH)
     sys.path.insert(0, os.path.join(BENCH, 'lib'))
     try:
-        from report_text import verdict
+        import report_text
     finally:
         del sys.path[:2]
+    return report_text
+
+
+def test_verdicts():
+    verdict = _report_text().verdict
     assert verdict(3.2, 3.0) == 'MET' and verdict(3.0, 3.0) == 'MET'
     assert verdict(0.72, 0.9) == 'MISSED BY 20%' and verdict(1.0, 1.5) == 'MISSED BY 33%'
+
+
+def test_busy_counts_other_processes_not_the_runs_own_threads():
+    """The load average after a run is the run's own threads; what the flag judges is the CPU time others took."""
+    rt = _report_text()
+    # the machine was busy 190 s in a 100 s run on 2 cores; this run and its workers took 188 s of it
+    m = {'cores': 2, 'seconds': 100.0, 'load_before': '0.10 0.50 0.40', 'load_after': '2.00 1.60 0.95',
+         'cpu_before': (1000.0, 5.0), 'cpu_after': (1190.0, 193.0)}
+    assert abs(rt.others(m) - 0.01) < 1e-9 and rt.busy(m) == ''
+    m['cpu_after'] = (1190.0, 170.0)  # others took 25 s: 12.5% of the cores' time
+    assert 'busy' in rt.busy(m) and rt.other_cpu(m) == "12.5% of the 2 cores' time"
+    m.update(cpu_after=(1190.0, 193.0), load_before='1.50 1.00 1.00')  # loaded before it began
+    assert 'busy' in rt.busy(m)
+    m.update(cpu_before=None, load_before='0.10 0.50 0.40')
+    assert rt.others(m) is None and rt.busy(m) == ''

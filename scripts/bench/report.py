@@ -81,6 +81,20 @@ def loadavg():
     return ' '.join(open('/proc/loadavg').read().split()[:3]) if os.path.exists('/proc/loadavg') else '?'
 
 
+def cpu_seconds():
+    """(CPU seconds the whole machine has been busy, of which this process and its reaped children), or None off
+    Linux. Their difference over the run is what other processes took: the load average after the run counts the
+    run's own threads, so it cannot tell whether anything else shared the cores."""
+    import resource
+    if not os.path.exists('/proc/stat'):
+        return None
+    with open('/proc/stat') as f:
+        ticks = [int(x) for x in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+    own = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+              for f in ('ru_utime', 'ru_stime'))
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf('SC_CLK_TCK'), own
+
+
 def version(dist):
     from importlib import metadata
     try:
@@ -94,7 +108,8 @@ def measure(args, tmp):
     threads = int(os.environ.get('OMP_NUM_THREADS') or len(os.sched_getaffinity(0)))
     machine = {**cpu_info(), 'threads': threads, 'omp': os.environ.get('OMP_NUM_THREADS', 'unset'),
                'openblas': os.environ.get('OPENBLAS_CORETYPE', 'unset'),
-               'load_before': loadavg(), 'started': datetime.datetime.now(datetime.timezone.utc)}
+               'load_before': loadavg(), 'cpu_before': cpu_seconds(),
+               'started': datetime.datetime.now(datetime.timezone.utc)}
     workers = {k: Worker(k, sys.executable, tmp, threads) for k in ('gluonzoo', 'torch', 'ort')}
     peers_missing = None
     if os.path.exists(PEERS_PY):
@@ -212,7 +227,8 @@ def main(argv=None):
         t0 = time.perf_counter()
         results['pipeline'] = input_pipeline(tmp, args.quick)
         print(f'== input pipeline: {time.perf_counter() - t0:.1f} s', flush=True)
-    results['machine']['seconds'] = time.time() - results['machine']['started'].timestamp()
+    results['machine'].update(seconds=time.time() - results['machine']['started'].timestamp(),
+                              cpu_after=cpu_seconds())
     os.makedirs(os.path.dirname(os.path.abspath(args.chart)), exist_ok=True)
     chart(results, args.chart + '.part')
     text = write_report(results, args, os.path.relpath(args.chart, os.path.dirname(os.path.abspath(args.out))))

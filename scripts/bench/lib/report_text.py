@@ -151,11 +151,26 @@ def model_table(results, model):
     return rows
 
 
+def others(m):
+    """The share of the cores' time that processes other than this run's took while it ran, or None."""
+    if not (m.get('cpu_before') and m.get('cpu_after')):
+        return None
+    (all0, own0), (all1, own1) = m['cpu_before'], m['cpu_after']
+    return max(0.0, (all1 - all0) - (own1 - own0)) / (m['seconds'] * m['cores'])
+
+
+def other_cpu(m):
+    share = others(m)
+    return 'not measured (no /proc/stat)' if share is None else f'{share:.1%} of the {m["cores"]} cores\' time'
+
+
 def busy(m):
-    """A warning when other work shared the cores (1-minute load above half of them, before or after)."""
-    loads = [float(m[k].split()[0]) for k in ('load_before', 'load_after') if m[k] != '?']
+    """A warning when other work shared the cores: 1-minute load above half of them before the run, or other
+    processes taking over 5% of the cores' time during it (the load after the run counts the run's own threads)."""
+    share = others(m)
+    loaded = m['load_before'] != '?' and float(m['load_before'].split()[0]) > m['cores'] / 2
     return (f' (**busy**: other work shared the {m["cores"]} cores, so these figures are noisy; rerun on a quiet '
-            'machine)' if loads and max(loads) > m['cores'] / 2 else '')
+            'machine)' if loaded or (share or 0) > 0.05 else '')
 
 
 def write_report(results, args, chart_rel):
@@ -175,7 +190,9 @@ def write_report(results, args, chart_rel):
              '', '## Machine', '', '| | |', '|---|---|',
              f'| CPU | {m["cpu"]} |', f'| ISA flags | {", ".join(m["flags"]) or "none of " + "/".join(ISA_NAMES)} |',
              f'| cores visible | {m["cores"]} |', f'| OMP_NUM_THREADS | {m["omp"]} (threads used: {m["threads"]}) |',
-             f'| load average before / after | {m["load_before"]} / {m["load_after"]}{busy(m)} |',
+             f'| load average before / after | {m["load_before"]} / {m["load_after"]} (after: this run\'s own '
+             f'threads among them) |',
+             f'| CPU taken by other processes during the run | {other_cpu(m)}{busy(m)} |',
              f'| versions | mxnet {v["mxnet"]}, onnxruntime {v["onnxruntime"]}, torch {v["torch"]}, torchvision '
              f'{v["torchvision"]}, onnx {v["onnx"]} |',
              f'| sgemm ceiling (oneDNN) | {m["sgemm"]:.1f} GFLOP/s: `mx.nd.FullyConnected` 2048 x 2048 x 2048 float32, '
