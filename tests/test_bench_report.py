@@ -86,7 +86,7 @@ def test_busy_counts_other_processes_not_the_runs_own_threads():
     assert abs(rt.others(m) - 0.01) < 1e-9 and rt.busy(m) == ''
     m['cpu_after'] = (1190.0, 170.0)  # others took 25 s: 12.5% of the cores' time
     assert 'busy' in rt.busy(m) and rt.other_cpu(m) == "12.5% of the 2 cores' time"
-    m.update(cpu_after=(1190.0, 193.0), load_before='1.50 1.00 1.00')  # loaded before it began
-    assert 'busy' in rt.busy(m)
-    m.update(cpu_before=None, load_before='0.10 0.50 0.40')
+    m.update(cpu_after=(1190.0, 193.0), load_before='1.50 1.00 1.00')  # a job that ended just before: still quiet
+    assert rt.busy(m) == ''
+    m.update(cpu_before=None)
     assert rt.others(m) is None and rt.busy(m) == ''

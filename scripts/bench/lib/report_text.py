@@ -165,12 +165,10 @@ def other_cpu(m):
 
 
 def busy(m):
-    """A warning when other work shared the cores: 1-minute load above half of them before the run, or other
-    processes taking over 5% of the cores' time during it (the load after the run counts the run's own threads)."""
-    share = others(m)
-    loaded = m['load_before'] != '?' and float(m['load_before'].split()[0]) > m['cores'] / 2
+    """A warning when other processes took over 5% of the cores' time during the run: the load average cannot tell
+    (before, it still decays from work that has just ended; after, it counts this run's own threads)."""
     return (f' (**busy**: other work shared the {m["cores"]} cores, so these figures are noisy; rerun on a quiet '
-            'machine)' if loaded or (share or 0) > 0.05 else '')
+            'machine)' if (others(m) or 0) > 0.05 else '')
 
 
 def write_report(results, args, chart_rel):
@@ -190,8 +188,8 @@ def write_report(results, args, chart_rel):
              '', '## Machine', '', '| | |', '|---|---|',
              f'| CPU | {m["cpu"]} |', f'| ISA flags | {", ".join(m["flags"]) or "none of " + "/".join(ISA_NAMES)} |',
              f'| cores visible | {m["cores"]} |', f'| OMP_NUM_THREADS | {m["omp"]} (threads used: {m["threads"]}) |',
-             f'| load average before / after | {m["load_before"]} / {m["load_after"]} (after: this run\'s own '
-             f'threads among them) |',
+             f'| load average before / after | {m["load_before"]} / {m["load_after"]} (for reference: before, it '
+             'decays from work just ended; after, it counts this run\'s own threads) |',
              f'| CPU taken by other processes during the run | {other_cpu(m)}{busy(m)} |',
              f'| versions | mxnet {v["mxnet"]}, onnxruntime {v["onnxruntime"]}, torch {v["torch"]}, torchvision '
              f'{v["torchvision"]}, onnx {v["onnx"]} |',
