@@ -172,11 +172,16 @@ def one_model(model, args, workers, tmp, peers_missing):
                     continue
                 rates[batch][v] = max(rates[batch].get(v, 0.0), ans['rate'])
         print(f'   batch {batch}: ' + ', '.join(f'{v} {x:.1f}' for v, x in rates[batch].items()), flush=True)
+    profiles = {}  # where the two ONNX files' time goes, for the targets' why
+    for batch in rates:
+        if {'ort_ours', 'ort_torch'} <= set(rates[batch]) and model != 'bert_12_768_12':
+            profiles[batch] = {v: workers['ort'].ask('profile', variant=v, batch=batch)
+                               for v in ('ort_ours', 'ort_torch')}
     for batch in rates:
         for v in list(rates[batch]):
             if v in skipped:
                 del rates[batch][v]
-    return {'rates': rates, 'skipped': skipped, 'notes': notes, 'nodes': onnx_nodes(files)}
+    return {'rates': rates, 'skipped': skipped, 'notes': notes, 'nodes': onnx_nodes(files), 'profiles': profiles}
 
 
 def onnx_nodes(files):
