@@ -78,7 +78,8 @@ text-data:
 		apt-get install -y -qq --no-install-recommends fortunes wordnet-base r-cran-janeaustenr trans-de-en; }
 
 # every benchmark script, one after another (each prints its own ratios), then the report of them all:
-# docs/benchmarks.md + docs/img/benchmarks.png from one run (scripts/bench/report.py; torchvision, a test extra: PyTorch's exports)
+# docs/benchmarks.md + docs/img/benchmarks.png from one run (scripts/bench/report.py; PyTorch's exports come from
+# torchvision, in the test extra)
 bench: $(STAMP) weights-packages text-data peers
 	@for s in scripts/bench/*.py; do test $$s = scripts/bench/report.py && continue; echo "== $$s"; $(VPY) $$s || exit 1; done
 	$(VPY) scripts/bench/report.py
