@@ -1,5 +1,5 @@
 """report.py's output: the markdown report, its targets (issue 14) and the bar chart, all from one run's results."""
-from report import LABEL, LABELS, VARIANTS
+from report import LABEL, LABELS, ORT_TARGETS, VARIANTS
 
 ISA_NAMES = ['avx512f', 'avx512_vnni', 'avx512_bf16', 'amx']
 # BERT-base's encoder, one sequence of 128 tokens: 2 x multiply-adds of its 12 layers' dense products (q, k, v, out:
@@ -50,7 +50,7 @@ def targets(results):
              'VNNI doubles the multiply rate of the convs at most; quantize/dequantize at fp32 boundaries (pooling, '
              f'the residual adds) and memory traffic stay (ISA here: {", ".join(m["flags"]) or "none listed"})',
              'not measured (resnet50_v1 INT8 at this batch)')
-    for model in ('resnet50_v1', 'mobilenetv2_1.0'):
+    for model in ORT_TARGETS:
         for b in (1, 16):
             ours, theirs = (rate(results, model, b, v) for v in ('ort_ours', 'ort_torch'))
             line(f'ONNX Runtime on our {model} export at batch {b} >= 1.0x on PyTorch\'s',
@@ -150,8 +150,7 @@ def model_table(results, model):
 
 def ort_why(model, batch):
     """Why ONNX Runtime runs our file slower than PyTorch's, from ORT's profiler on both in this run."""
-    nodes, prof = model.get('nodes', {}), model.get('profiles', {}).get(batch) or model.get('profiles', {}).get(
-        str(batch))
+    nodes, prof = model.get('nodes', {}), model.get('profiles', {}).get(batch)
     graphs = (f'our graph has {nodes.get("ort_ours", "?")} nodes, PyTorch\'s {nodes.get("ort_torch", "?")} '
               '(before ORT\'s own fusions)')
     if not prof:

@@ -282,11 +282,9 @@ class ORT(Side):
     def setup(self, model, tmp, files=None):
         import onnxruntime as ort
         self.model, self.feeds, self.nets, skipped = model, {}, {}, {}
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads, opts.inter_op_num_threads, opts.log_severity_level = THREADS, 1, 3
         for variant, path in (files or {}).items():
             try:
-                self.nets[variant] = ort.InferenceSession(path, opts, providers=['CPUExecutionProvider'])
+                self.nets[variant] = session(path)
             except Exception as e:  # noqa: BLE001
                 skipped[variant] = f'ONNX Runtime cannot load it: {first_line(e)}'
         self.paths = dict(files or {})
@@ -297,12 +295,7 @@ class ORT(Side):
         """ORT's own profiler on `variant` at `batch`, over `calls` calls after a warm-up one: ms a call in the
         session's run and in its kernels, all and by operator (after ORT's fusions); the rest is outside the kernels."""
         import collections
-        import onnxruntime as ort
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads, opts.inter_op_num_threads, opts.log_severity_level = THREADS, 1, 3
-        opts.enable_profiling, opts.profile_file_prefix = True, self.paths[variant] + '-profile'
-        saved, self.nets[variant] = self.nets[variant], ort.InferenceSession(
-            self.paths[variant], opts, providers=['CPUExecutionProvider'])
+        saved, self.nets[variant] = self.nets[variant], session(self.paths[variant], profile=True)
         try:
             run = self.call(variant, batch)
             for _ in range(calls + 1):
@@ -332,6 +325,16 @@ class ORT(Side):
             x = [embeddings(x[0])]
         feed = dict(zip(names, x))
         return lambda: sess.run(None, feed)
+
+
+def session(path, profile=False):
+    """An ONNX Runtime CPU session on `path` with the report's threads (its profiler on when `profile`)."""
+    import onnxruntime as ort
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads, opts.inter_op_num_threads, opts.log_severity_level = THREADS, 1, 3
+    if profile:
+        opts.enable_profiling, opts.profile_file_prefix = True, path + '-profile'
+    return ort.InferenceSession(path, opts, providers=['CPUExecutionProvider'])
 
 
 SIDES = {'gluonzoo': Gluonzoo, 'peers': Peers, 'torch': Torch, 'ort': ORT}
