@@ -151,4 +151,9 @@ def test_weights_record(name):
         env, argv = recipe_command(w)
         assert header['command'] == argv
         assert {k: header['env'][k] for k in env} == env
+    if w.source.kind == 'recipe':
+        # only a rerun makes this file, and on another CPU it ends as another draw of the same training
+        # (gluonzoo.standin): the record says how far from the log that may land, looser than verify's allowance
+        rerun = w.check.get('rerun', {})
+        assert set(rerun) == set(w.check['log']) and all(rerun[m] > w.check['log'][m] for m in rerun), w.check
     assert w.as_dict()['sha1'] == w.sha1
