@@ -183,7 +183,7 @@ def stage_times(images, repeats=3):
         'gluonzoo': [('decode to RGB (decode_rgb: cv2.imdecode, IMREAD_COLOR_RGB)', decode_rgb),
                      ('resize short side (linear)', lambda x: F.resize_short(F.as_rgb(x), SHORT, cv2.INTER_LINEAR)),
                      ('center crop', lambda x: F.center_crop(x, (CROP, CROP))),
-                     ('normalize + CHW (numpy)', lambda x: F.normalize(x, MEAN, STD))],
+                     ('normalize + CHW (cv2.split, numpy)', lambda x: F.normalize(x, MEAN, STD))],
         'mximage': [('decode (mx.image.imdecode)', waited(mx.image.imdecode)), ('Resize', waited(mx_resize)),
                     ('CenterCrop', waited(mx_crop)), ('ToTensor', waited(mx_tensor)),
                     ('Normalize', waited(mx_norm))]}

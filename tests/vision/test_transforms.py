@@ -107,6 +107,19 @@ def test_odd_arrays_are_normalized(shape, dtype):
     assert abs(x[0, 0].mean() - (200 / 255 - 0.485) / 0.229) < 1e-3
 
 
+@pytest.mark.parametrize('dtype', [np.uint8, np.uint16, np.float32, np.float64, np.int32])
+@pytest.mark.parametrize('channels', [1, 3, 4])
+def test_normalize_is_numpy_arithmetic_bit_for_bit(dtype, channels):
+    """OpenCV's split for the types it takes, numpy's strided channels for the rest: the same float32 result as
+    plain numpy, for whole arrays and for the views the transforms hand it (crop windows, flips, reversed channels)."""
+    img = (np.random.default_rng(channels).random((37, 53, channels)) * 200).astype(dtype)
+    mean, std = np.float32([0.485, 0.456, 0.406, 0.5][:channels]), np.float32([0.229, 0.224, 0.225, 0.25][:channels])
+    for x in (img, img[3:30, 5:40], img[:, ::-1], img[..., ::-1]):
+        want = ((x.astype(np.float32) / np.float32(255.0) - mean) / std).transpose(2, 0, 1)
+        got = T.normalize(x, mean.tolist(), std.tolist())
+        assert got.dtype == np.float32 and got.flags.c_contiguous and np.array_equal(got, want)
+
+
 def test_bad_arrays():
     with pytest.raises(BadInputError, match='must be HxW'):
         imagenet_eval(np.zeros((4, 4, 2), np.uint8))
