@@ -15,7 +15,7 @@ _GRAY = np.array([0.299, 0.587, 0.114], np.float32)
 #: interpolation names a preprocess dict may give (None: area when shrinking, bilinear when growing)
 INTERP = {None: None, 'area': cv2.INTER_AREA, 'linear': cv2.INTER_LINEAR, 'cubic': cv2.INTER_CUBIC,
           'nearest': cv2.INTER_NEAREST}
-#: the pixel types cv2.split takes from numpy (normalize falls back to numpy's strided channels for the others)
+#: the pixel types normalize splits with OpenCV (other types, and over 4 channels, use numpy's strided channels)
 _SPLITS = (np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.float32))
 
 
