@@ -174,15 +174,15 @@ def one_model(model, args, workers, tmp, peers_missing):
                     continue
                 rates[batch][v] = max(rates[batch].get(v, 0.0), ans['rate'])
         print(f'   batch {batch}: ' + ', '.join(f'{v} {x:.1f}' for v, x in rates[batch].items()), flush=True)
-    profiles = {}  # where the two ONNX files' time goes, for the targets' why
-    for batch in rates:
-        if model in ORT_TARGETS and {'ort_ours', 'ort_torch'} <= set(rates[batch]):
-            profiles[batch] = {v: workers['ort'].ask('profile', variant=v, batch=batch)
-                               for v in ('ort_ours', 'ort_torch')}
     for batch in rates:
         for v in list(rates[batch]):
             if v in skipped:
                 del rates[batch][v]
+    profiles = {}  # where the two ONNX files' time goes, for the targets' why (only where both were timed)
+    for batch in rates:
+        if model in ORT_TARGETS and {'ort_ours', 'ort_torch'} <= set(rates[batch]):
+            profiles[batch] = {v: workers['ort'].ask('profile', variant=v, batch=batch)
+                               for v in ('ort_ours', 'ort_torch')}
     return {'rates': rates, 'skipped': skipped, 'notes': notes, 'nodes': onnx_nodes(files), 'profiles': profiles}
 
 

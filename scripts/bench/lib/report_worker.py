@@ -296,14 +296,11 @@ class ORT(Side):
         the timing windows: one slow call, a growing memory arena or another process, must not stand for the file),
         in ms: the session's run, its kernels all and by operator (after ORT's fusions); the rest is between them."""
         import collections
-        saved, self.nets[variant] = self.nets[variant], session(self.paths[variant], profile=True)
-        try:
-            run = self.call(variant, batch)
-            for _ in range(calls + 1):
-                run()
-            path = self.nets[variant].end_profiling()
-        finally:
-            self.nets[variant] = saved
+        profiled = session(self.paths[variant], profile=True)
+        run = self.call(variant, batch, profiled)
+        for _ in range(calls + 1):
+            run()
+        path = profiled.end_profiling()
         with open(path) as f:
             events = json.load(f)
         os.remove(path)
@@ -322,8 +319,9 @@ class ORT(Side):
     def as_inputs(self, arrays):
         return arrays
 
-    def call(self, variant, batch):
-        sess, x = self.nets[variant], self.feed(batch)
+    def call(self, variant, batch, sess=None):
+        """A call of `variant`'s session (or `sess`, another session on the same file) on the batch's inputs."""
+        sess, x = sess or self.nets[variant], self.feed(batch)
         names = [i.name for i in sess.get_inputs()]
         if variant == 'ort_torch' and self.model not in SIDE:
             x = [embeddings(x[0])]

@@ -18,8 +18,9 @@ export PYTHONPATH=/tmp/site
 $PY -m pip install -q --no-deps --no-build-isolation --no-index --ignore-requires-python -e . >$R/pip.txt 2>&1 \
   || { cat $R/pip.txt; exit 4; }
 GZ="$PY -m gluonzoo.cli"
-mkdir -p /usr/share/doc/opencv-doc/examples/data && cp .dev/photos/* /usr/share/doc/opencv-doc/examples/data/
 export GLUONZOO_HOME=/tmp/gzhome GLUONZOO_OFFLINE=1
+# where the scenes, figures and digits datasets read opencv-doc's files when the Debian package is not there
+export GLUONZOO_OPENCV_DATA=$PWD/.dev/photos GLUONZOO_OPENCV_DIGITS=$PWD/.dev/photos/digits.png
 mkdir -p $GLUONZOO_HOME/models
 for f in .dev/*.params.xz; do
   $PY -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" \
