@@ -50,7 +50,7 @@ ISA_FLAGS = ('sse4_2', 'avx', 'avx2', 'fma', 'avx512f', 'avx512bw', 'avx512vl', 
 
 def machine():
     """{'cpu': model name, 'isa': the ISA_FLAGS this CPU has, 'cores': count, 'mxnet_features': MXNet's enabled build
-    features}: what a rerun on another machine may differ by."""
+    features, 'openblas_core', 'onednn_max_cpu_isa' when set}: what a rerun on another machine may differ by."""
     import mxnet as mx
     cpu, flags = platform.processor() or platform.machine(), set()
     try:
@@ -65,8 +65,24 @@ def machine():
     except OSError:
         pass
     features = sorted(name for name, feature in mx.runtime.Features().items() if feature.enabled)
+    # oneDNN's own cap on the kernels it may pick (e.g. AVX2 on an AVX-512 CPU): it changes the numbers as the flags do
+    cap = os.environ.get('ONEDNN_MAX_CPU_ISA') or os.environ.get('DNNL_MAX_CPU_ISA')
     return {'cpu': cpu, 'isa': [f for f in ISA_FLAGS if f in flags], 'cores': os.cpu_count(),
-            'mxnet_features': features}
+            'mxnet_features': features, 'openblas_core': _openblas_core(),
+            **({'onednn_max_cpu_isa': cap} if cap else {})}
+
+
+def _openblas_core():
+    """The kernel set MXNet's bundled OpenBLAS picked for this CPU (its dot/batch_dot/RNN GEMMs), or None: one
+    AVX-512 machine gets 'SkylakeX' kernels, another 'Zen' ones, and OPENBLAS_CORETYPE overrides both."""
+    import ctypes
+    import mxnet as mx
+    try:
+        lib = ctypes.CDLL(os.path.join(os.path.dirname(mx.__file__), 'libopenblas.so.0'))
+        lib.openblas_get_corename.restype = ctypes.c_char_p
+        return lib.openblas_get_corename().decode()
+    except (OSError, AttributeError):  # a build without a bundled OpenBLAS (MKL, or the system's)
+        return None
 
 
 def header(config, dataset, argv=None):
