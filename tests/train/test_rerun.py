@@ -112,6 +112,29 @@ def test_a_rerun_beyond_its_tolerance_is_refused_and_keeps_nothing(committed, tm
     assert not glob.glob(os.path.join(store.cache_root(), '*'))
 
 
+def test_cli_train_jobs_runs_recipes_at_once_and_a_failure_stops_none(committed, tmp_path, capsys):
+    from gluonzoo.registry import get_entry
+    from ..conftest import registered
+    tmp, sha = committed
+    arch, real = 'cifar_resnet20_v1_jobs', gz.get_weights('cifar_resnet20_v1.fmnist')
+    tiny = _record(tmp_path / 'a', tmp_path / 'a.jsonl', tmp / 'committed.jsonl', sha)
+    good = dataclasses.replace(real, arch=arch, tag='tiny', sha1=sha, source=tiny.source, recipe=tiny.recipe,
+                               log=tiny.log, default=True)
+    bad = dataclasses.replace(good, tag='bad', default=False,  # its script refuses the flag at once
+                              recipe=f'{ONE_THREAD} {RECIPE} --no-such-flag --out {tmp_path / "b"} '
+                                     f'--log {tmp_path / "b.jsonl"}')
+    with registered(arch, get_entry(real.arch).builder, task=real.task, weights=[good, bad],
+                    protected=('in_channels',)):
+        assert cli(['train', f'{arch}.tiny', f'{arch}.bad', '--jobs', '2']) == 1
+    out, err = capsys.readouterr()
+    assert f'{arch}.tiny: reproduced' in out and f'{arch}.tiny: verified' in out
+    assert f'the recipe of {arch}.bad exited with 2 (its output: {tmp_path / "b.out"})' in err
+    assert '1 of 2 checkpoints were not built' in err
+    assert "unknown option '--no-such-flag'" in (tmp_path / 'b.out').read_text()
+    assert 'epoch 1/1' in (tmp_path / 'a.out').read_text()  # the recipe's lines go to its file, not to ours
+    assert records(tmp_path / 'a.jsonl') == records(tmp / 'committed.jsonl')
+
+
 def test_a_rerun_never_clears_a_folder_outside_out(committed):
     tmp, sha = committed
     w = _record(tmp / 'run', tmp / 'run.jsonl', tmp / 'committed.jsonl', sha)

@@ -5,6 +5,7 @@ variables, then `python scripts/...`, run from the source checkout, writing into
 wrote (`log`, under logs/). A rerun reproduces the checkpoint when its epoch and final records equal the committed
 ones, wall-clock fields aside; the final record carries the weights' sha1, so equal logs mean equal bytes.
 """
+import contextlib
 import os
 import shutil
 import subprocess
@@ -46,12 +47,13 @@ def differences(committed, rerun):
     return out
 
 
-def rerun(w, resume=False, root=None):
-    """Run the recipe of `w` again (continuing an interrupted rerun with `resume`) and check its log against the
-    committed one. Returns (path of the weights file, None) when it reproduced the log exactly; otherwise, when
-    every final metric is within the record's rerun tolerance (standin.tolerances), (path of the file kept in the
-    cache under its own sha1, its provenance note): a stand-in (see gluonzoo.standin). Raises NotReproducedError
-    when a metric is beyond its tolerance, or the record gives none."""
+def rerun(w, resume=False, root=None, output=None):
+    """Run the recipe of `w` again (continuing an interrupted rerun with `resume`; what it prints goes to the file
+    `output` when given, else to this process's) and check its log against the committed one. Returns (path of the
+    weights file, None) when it reproduced the log exactly; otherwise, when every final metric is within the
+    record's rerun tolerance (standin.tolerances), (path of the file kept in the cache under its own sha1, its
+    provenance note): a stand-in (see gluonzoo.standin). Raises NotReproducedError when a metric is beyond its
+    tolerance, or the record gives none."""
     env, argv = recipe_command(w)
     committed = check_weights(w)
     out, log = run_paths(w)
@@ -61,9 +63,12 @@ def rerun(w, resume=False, root=None):
             raise BadInputError(f'{out} exists and is not under {ROOT}/out: remove it, or pass --resume')
         shutil.rmtree(out)
     cmd = [sys.executable] + argv[1:] + (['--resume'] if resume else [])
-    code = subprocess.run(cmd, cwd=ROOT, env=dict(os.environ, **env)).returncode
+    with open(output, 'w') if output else contextlib.nullcontext() as sink:
+        code = subprocess.run(cmd, cwd=ROOT, env=dict(os.environ, **env), stdout=sink,
+                              stderr=subprocess.STDOUT if output else None).returncode
     if code:
-        raise GluonzooError(f'the recipe of {w.name} exited with {code}: {w.recipe}')
+        where = f' (its output: {output})' if output else ''
+        raise GluonzooError(f'the recipe of {w.name} exited with {code}{where}: {w.recipe}')
     made = read_log(log)
     diffs = differences(committed, made)
     if not diffs:
