@@ -117,9 +117,9 @@ def export(net_or_name, path, input_shape=None, formats=('symbol', 'onnx'), opse
     NHWC pixels of the crop size, in the record's color (RGB, BGR, or 1 grey channel), and normalize inside with
     the record's scale and mean/std. `target='opencv'` rewrites the ONNX graph for
     OpenCV 4.6 DNN. `dynamic_batch` leaves axis 0 of every input free. `quantize='int8'` also writes
-    `{path}-int8.onnx` (key 'onnx_int8'): the ONNX file in QDQ INT8, calibrated ('naive' min/max or 'entropy') on
-    `calib_data`, real inputs in what the ONNX input takes; `quantize_exclude`: substrings of the ONNX node names
-    (or of their first output's) kept fp32 (exporting/quantize.py).
+    `{path}-int8.onnx` (key 'onnx_int8'): the ONNX file in QDQ INT8, calibrated on `calib_data`, real inputs in
+    what the ONNX input takes (`calib_mode` 'naive' min/max, 'entropy' or 'average': exporting/quantize.py);
+    `quantize_exclude`: substrings of the ONNX node names (or of their first output's) kept fp32.
     """
     import mxnet as mx
 
@@ -133,9 +133,11 @@ def export(net_or_name, path, input_shape=None, formats=('symbol', 'onnx'), opse
         raise ExportError(f'opset {opset!r} is not supported: MXNet 1.9.1 converters write opset '
                           f'{", ".join(map(str, OPSETS))}; pass opset=13')
     if quantize is not None:
-        from .quantize import MODES
+        from .quantize import CALIBRATION, MODES
         if quantize not in MODES:
             raise ExportError(f'quantize={quantize!r}: use one of {", ".join(MODES)} (or None for fp32)')
+        if calib_mode not in CALIBRATION:
+            raise ExportError(f'calib_mode={calib_mode!r}: use one of {", ".join(CALIBRATION)}')
         if 'onnx' not in formats or target != 'ort':
             raise ExportError("quantize='int8' makes a QDQ ONNX file for ONNX Runtime: export formats=('onnx',) "
                               "with target='ort'")

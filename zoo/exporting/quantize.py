@@ -11,8 +11,12 @@ import os
 
 from ..errors import ExportError
 
-#: gluonzoo.quantize's calib_mode names -> ORT's calibration methods (naive = min/max, entropy = KL divergence)
-CALIBRATION = {'naive': 'MinMax', 'entropy': 'Entropy'}
+#: calib_mode -> ORT's calibration method and its options. naive: min/max over every input; entropy: KL divergence
+#: (both as in gluonzoo.quantize); average (ORT only): the mean of each input's own min/max (of each batch's, for a
+#: file with a fixed batch size), so one odd picture does not set a tensor's range, as in PyTorch's moving-average
+#: observers
+CALIBRATION = {'naive': ('MinMax', {}), 'entropy': ('Entropy', {}),
+               'average': ('MinMax', {'CalibMovingAverage': True})}
 MODES = ('int8',)
 
 
@@ -26,8 +30,6 @@ def to_int8(fp32_file, int8_file, calib_data, calib_mode='naive', exclude=(), pr
 
     from ..quantizing import _names, calibration_batches
 
-    if calib_mode not in CALIBRATION:
-        raise ExportError(f'calib_mode={calib_mode!r}: use one of {", ".join(CALIBRATION)}')
     model = onnx.load(fp32_file)
     if len(model.graph.input) != 1:
         raise ExportError(f'quantize=\'int8\' calibrates nets with one image input, not {len(model.graph.input)}')
@@ -53,12 +55,13 @@ def to_int8(fp32_file, int8_file, calib_data, calib_mode='naive', exclude=(), pr
         def get_next(self):
             return next(feeds, None)
 
+    method, options = CALIBRATION[calib_mode]
     try:
         quant_pre_process(named, prepared, skip_symbolic_shape=True)
         q.quantize_static(prepared, int8_file, Reader(), quant_format=q.QuantFormat.QDQ, per_channel=True,
                           activation_type=q.QuantType.QInt8, weight_type=q.QuantType.QInt8,
                           nodes_to_exclude=[n for n in nodes if any(e in n for e in _names(exclude))],
-                          calibrate_method=getattr(q.CalibrationMethod, CALIBRATION[calib_mode]))
+                          calibrate_method=getattr(q.CalibrationMethod, method), extra_options=options)
     finally:
         for f in (named, prepared, f'{prepared}.data'):
             if os.path.exists(f):
