@@ -104,7 +104,9 @@ def fetch(w, root=None, progress=True):
     if w.source.kind == 'recipe':  # a rerun here that was close but not byte for byte (gluonzoo.standin)
         found = find_standin(w, root)
         if found:
-            warnings.warn(_describe_standin(w, found[1]), stacklevel=2)
+            if found[0] not in _WARNED:  # once a process: `gluonzoo train` alone fetches a checkpoint three times
+                _WARNED.add(found[0])
+                warnings.warn(_describe_standin(w, found[1]), stacklevel=2)
             return found[0]
     _ensure_writable(root)
     with _lock(cached + '.lock', fname):
@@ -187,6 +189,9 @@ def find_standin(w, root=None):
         print(f'gluonzoo: ignoring {path}: its file {note.get("file")} is missing or altered', file=sys.stderr)
         return None
     return weights, note
+
+
+_WARNED = set()  # the stand-in files whose warning this process has given
 
 
 def _describe_standin(w, note):

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -91,6 +92,9 @@ def test_a_close_rerun_becomes_a_stand_in_that_loads_with_a_warning(committed, t
     assert note['machine']['cpu'] and note['command'] == w.recipe
     assert not os.path.exists(os.path.join(store.cache_root(), f'{w.file_stem}.params'))
     with pytest.warns(UserWarning, match=r'using the local rebuild .* in place of the published 11111111: .*top1 '):
+        assert store.fetch(w, progress=False) == made
+    with warnings.catch_warnings():  # the warning comes once a process, not at every fetch
+        warnings.simplefilter('error')
         assert store.fetch(w, progress=False) == made
     with open(made, 'r+b') as f:  # altered: the note is ignored, the file never loaded; the rerun's own output
         f.write(b'x')              # in out/ is not the published file either
