@@ -1,6 +1,7 @@
 # make demo | make test | make weights | make peers — each creates .venv (python3.11) and installs what it needs, system
 # packages included, from constraints.txt, the one pin file. make weights also rebuilds the checkpoints gluonzoo trained
-# that are too big to commit (about an hour on 2 cores; each rerun must reproduce its log in logs/ exactly).
+# that are too big to commit (under an hour on 2 cores, one recipe a core; each rerun must reproduce its log in
+# logs/ exactly, or stay within its record's tolerance: docs/training.md).
 PY      ?= python3.11
 VENV    := .venv
 VPY     := $(VENV)/bin/python
