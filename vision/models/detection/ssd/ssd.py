@@ -461,8 +461,8 @@ def _mobilenetv2_128(classes, pretrained_base, anchor_alloc_size=64, **options):
 
 # Trained by gluonzoo (scripts/vision/detection, its README has the numbers) on the generated scenes; 18 MB, so
 # rebuilt by its recipe, not shipped. Its preprocess is the eval transform: an exact resize to 128x128, ImageNet's.
-# A rerun elsewhere may end 0.03 mAP off: reruns under an AVX2 cap (docs/training.md) and with seed 1 ended 0.015
-# and 0.016 from the logs.
+# A rerun elsewhere may end 0.03 mAP off: reruns under an AVX2 cap (docs/training.md) and with seed 1 ended
+# 0.015-0.016 from the logs.
 def _scenes(tag, dataset, sha1, score, classes, objects, license, lr=0.01, warmup=''):
     name = f'ssd_128_mobilenetv2_1.0_scenes.{tag}'
     return Weights(
