@@ -106,8 +106,8 @@ def verify(w):
     from .tasks import get_task
     path = fetch(w)
     got = file_hash(path)
-    found = standin.find(w) if w.source.kind == 'recipe' else None
-    want = found[1]['sha1'] if found and found[0] == path else w.sha1
+    note = standin.in_use(w, path)
+    want = note['sha1'] if note else w.sha1
     print(f'sha1 {got} {"ok" if got == want else "MISMATCH"} ({path}'
           f'{f", a local stand-in for the published {w.sha1[:8]}: {standin.note_path(w)}" if want != w.sha1 else ""})')
     failures = int(got != want)

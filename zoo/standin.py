@@ -20,6 +20,13 @@ import time
 from .store import cache_root, file_hash, find_standin as find, standin_note_path as note_path  # noqa: F401
 
 
+def in_use(w, path):
+    """The note of record `w`'s stand-in when `path` (the file store.fetch gave for `w`) is that stand-in, else None:
+    a published file in the cache wins over a stand-in beside it, and is checked against the published log."""
+    found = find(w) if w.source.kind == 'recipe' else None
+    return found[1] if found and found[0] == path else None
+
+
 def tolerances(w):
     """{metric: absolute tolerance} a non-identical rerun of record `w` must meet on its final metrics."""
     return dict(w.check.get('rerun') or w.check.get('log') or {})

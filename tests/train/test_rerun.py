@@ -103,6 +103,35 @@ def test_a_close_rerun_becomes_a_stand_in_that_loads_with_a_warning(committed, t
     assert 'is missing or altered' in capsys.readouterr().err
 
 
+def test_a_published_file_in_the_cache_wins_over_a_stand_in_beside_it(committed, tmp_path, capsys):
+    """`gluonzoo train NAME` after the published file was built can still leave a stand-in: fetch, and verify's
+    sha1 and re-measured log, stay the published file's."""
+    from gluonzoo import standin
+    from gluonzoo.registry import get_entry
+    from ..conftest import registered
+    tmp, sha = committed
+    arch, real = 'cifar_resnet20_v1_both', gz.get_weights('cifar_resnet20_v1.fmnist')
+    tiny = _record(tmp / 'run', tmp / 'run.jsonl', tmp / 'committed.jsonl', sha)
+    w = dataclasses.replace(real, arch=arch, tag='tiny', sha1=sha, source=tiny.source, recipe=tiny.recipe,
+                            log=tiny.log, default=True)
+    published = store.fetch(w, progress=False)
+    other = tmp_path / 'other.params'
+    other.write_bytes(b'the file of a rerun here that did not match the log')
+
+    def better(records):  # its log claims 0.003 more than the published file scores: verify would say DIFFERS
+        records[-1]['metrics']['top1'] += 0.003
+    rerun_log = read_log(_claims(tmp / 'committed.jsonl', tmp_path, better))
+    logged = read_log(tmp / 'committed.jsonl').final['metrics']['top1']
+    standin.write(w, str(other), rerun_log, ['epoch 1: ...'], [('top1', logged, logged + 0.003, 0.005, True)],
+                  w.recipe)
+    assert standin.find(w) and store.fetch(w, progress=False) == published
+    assert standin.in_use(w, published) is None
+    with registered(arch, get_entry(real.arch).builder, task=real.task, weights=[w], protected=('in_channels',)):
+        assert cli(['verify', f'{arch}.tiny']) == 0
+    out = capsys.readouterr().out
+    assert f'sha1 {sha} ok ({published})' in out and f'the log says {logged:.4f}' in out
+
+
 def test_a_rerun_beyond_its_tolerance_is_refused_and_keeps_nothing(committed, tmp_path):
     tmp, sha = committed
 

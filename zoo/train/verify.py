@@ -17,9 +17,10 @@ def verify_log(w, ctx=None):
     from .datasets import load_task
     from .. import standin
     from ..logs import read_log
-    # a local stand-in (gluonzoo.standin) is measured against its own rerun's log, not the published one
-    found = standin.find(w) if w.source.kind == 'recipe' else None
-    log = read_log(found[1]['log']) if found else check_weights(w)
+    from ..store import fetch
+    # a local stand-in (gluonzoo.standin) that get_model loads is measured against its own rerun's log
+    note = standin.in_use(w, fetch(w))
+    log = read_log(note['log']) if note else check_weights(w)
     wanted = dict(w.check.get('log', {}))
     if not wanted:
         raise BadInputError(f'{w.name} names a log but its record has no check["log"] metrics to re-measure')
