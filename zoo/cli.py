@@ -118,7 +118,7 @@ def verify(w):
             print(line)
     if w.log:  # a checkpoint gluonzoo trained: re-measure it on the split its log names
         from .train.verify import verify_log
-        log, results = verify_log(w)
+        log, results = verify_log(w, path=path)
         for metric, logged, got, tol, ok in results:
             failures += not ok
             print(f'{metric} on {log.final["split"]}: {got:.4f}, the log says {logged:.4f} (tolerance {tol}) '

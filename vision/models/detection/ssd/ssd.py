@@ -463,7 +463,7 @@ def _mobilenetv2_128(classes, pretrained_base, anchor_alloc_size=64, **options):
 # rebuilt by its recipe, not shipped. Its preprocess is the eval transform: an exact resize to 128x128, ImageNet's.
 # A rerun elsewhere may end 0.03 mAP off: reruns under an AVX2 cap (docs/training.md) and with seed 1 ended
 # 0.015-0.016 from the logs.
-def _scenes(tag, dataset, sha1, score, classes, objects, license, lr=0.01, warmup=''):
+def _scenes(tag, dataset, sha1, score, classes, objects, license, lr=0.01, warmup=None):
     name = f'ssd_128_mobilenetv2_1.0_scenes.{tag}'
     return Weights(
         arch='ssd_128_mobilenetv2_1.0_scenes', tag=tag, default=tag == 'digits', task='object-detection', sha1=sha1,
@@ -472,7 +472,8 @@ def _scenes(tag, dataset, sha1, score, classes, objects, license, lr=0.01, warmu
                                         'test split: 500 scenes; VOC07 11-point mAP at IoU 0.5, difficult ignored',
                  'source': f'logs/{name}.jsonl'},
         recipe=f'{ONE_THREAD} scripts/vision/detection/train.py --progress 0 --model ssd_128_mobilenetv2_1.0_scenes '
-               f'--dataset {dataset} --augment none --lr {lr} --epochs 8 --batch-size 16 {warmup}--out out/{dataset} '
+               f'--dataset {dataset} --augment none --lr {lr} --epochs 8 --batch-size 16 '
+               + (f'--warmup-epochs {warmup} ' if warmup else '') + f'--out out/{dataset} '
                f'--log out/{name}.jsonl',
         log=f'logs/{name}.jsonl', check={'log': {'map': 0.002}, 'rerun': {'map': 0.03}},
         preprocess=dict(resize=(128, 128), mean=IMAGENET_MEAN, std=IMAGENET_STD, scale=1 / 255.0, color='RGB',
@@ -490,7 +491,7 @@ SSD_128_MOBILENETV2_1_0_SCENES_DIGITS = _scenes('digits', 'scenes_digits', '0923
 #: or another CPU's float order), half the draws falling into the worse run in epoch 2 (scripts/vision/detection)
 SSD_128_MOBILENETV2_1_0_SCENES_FMNIST = _scenes('fmnist', 'scenes', 'f03a717cd4c5f0f2c6ff85214961a644330b0504', 47.71,
                                                 FASHION_MNIST, 'Fashion-MNIST items', 'Fashion-MNIST: MIT', lr=0.005,
-                                                warmup='--warmup-epochs 1 ')
+                                                warmup=1)
 
 
 @register_model('ssd_128_mobilenetv2_1.0_scenes',
