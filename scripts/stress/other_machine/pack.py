@@ -25,7 +25,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 DEV = os.path.join(ROOT, '.dev')
 PINS = {'mxnet': ['mxnet==1.9.1'], 'numpy': ['numpy==1.26.4', 'ml_dtypes==0.5.4', 'pycocotools==2.0.11']}
 PLATFORMS = ('manylinux_2_28_x86_64', 'manylinux_2_17_x86_64', 'manylinux2014_x86_64')
-OPENCV_DATA = '/usr/share/doc/opencv-doc/examples/data'
 
 
 def wheels(pins, python_version, folder):
@@ -47,7 +46,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     import gluonzoo as gz
     from gluonzoo.store import fetch
-    from gluonzoo.vision.data.scenes import TEST_PHOTOS, TRAIN_PHOTOS
+    from gluonzoo.vision.data.scenes import PHOTO_DIR, TEST_PHOTOS, TRAIN_PHOTOS
     shutil.rmtree(DEV, ignore_errors=True)
     os.makedirs(os.path.join(DEV, 'photos'))
     with tempfile.TemporaryDirectory() as tmp:
@@ -64,7 +63,7 @@ def main(argv=None):
     with open(path, 'rb') as f, lzma.open(os.path.join(DEV, base.file_name + '.xz'), 'wb', preset=9) as g:
         shutil.copyfileobj(f, g)
     for name in TRAIN_PHOTOS + TEST_PHOTOS + ('digits.png',):
-        shutil.copy(os.path.join(OPENCV_DATA, name), os.path.join(DEV, 'photos', name))
+        shutil.copy(os.path.join(PHOTO_DIR, name), os.path.join(DEV, 'photos', name))
     size = sum(os.path.getsize(p) for p in glob.glob(os.path.join(DEV, '**'), recursive=True) if os.path.isfile(p))
     print(f'{DEV}: {size / 2**20:.1f} MiB')
 
