@@ -31,6 +31,21 @@ def _record(out, log, committed, sha, **kw):
                    source=Source(kind='recipe'), recipe=recipe, log=str(committed), **kw)
 
 
+def _registrable(arch, out, log, committed_log, sha):
+    """The tiny run's record under its own arch, with cifar_resnet20_v1.fmnist's classes, preprocessing and checks,
+    so `gluonzoo verify` and `get_model` can take it once `_registered`."""
+    tiny = _record(out, log, committed_log, sha)
+    return dataclasses.replace(gz.get_weights('cifar_resnet20_v1.fmnist'), arch=arch, tag='tiny', sha1=sha,
+                               source=tiny.source, recipe=tiny.recipe, log=tiny.log, default=True)
+
+
+def _registered(*records):
+    from gluonzoo.registry import get_entry
+    from ..conftest import registered
+    return registered(records[0].arch, get_entry('cifar_resnet20_v1').builder, task=records[0].task,
+                      weights=list(records), protected=('in_channels',))
+
+
 @pytest.fixture(scope='module')
 def committed(tmp_path_factory):
     """One real run of the tiny recipe, through the record's own command; its log kept aside as the committed one."""
@@ -107,13 +122,9 @@ def test_a_published_file_in_the_cache_wins_over_a_stand_in_beside_it(committed,
     """`gluonzoo train NAME` after the published file was built can still leave a stand-in: fetch, and verify's
     sha1 and re-measured log, stay the published file's."""
     from gluonzoo import standin
-    from gluonzoo.registry import get_entry
-    from ..conftest import registered
     tmp, sha = committed
-    arch, real = 'cifar_resnet20_v1_both', gz.get_weights('cifar_resnet20_v1.fmnist')
-    tiny = _record(tmp / 'run', tmp / 'run.jsonl', tmp / 'committed.jsonl', sha)
-    w = dataclasses.replace(real, arch=arch, tag='tiny', sha1=sha, source=tiny.source, recipe=tiny.recipe,
-                            log=tiny.log, default=True)
+    arch = 'cifar_resnet20_v1_both'
+    w = _registrable(arch, tmp / 'run', tmp / 'run.jsonl', tmp / 'committed.jsonl', sha)
     published = store.fetch(w, progress=False)
     other = tmp_path / 'other.params'
     other.write_bytes(b'the file of a rerun here that did not match the log')
@@ -126,7 +137,7 @@ def test_a_published_file_in_the_cache_wins_over_a_stand_in_beside_it(committed,
                   w.recipe)
     assert standin.find(w) and store.fetch(w, progress=False) == published
     assert standin.in_use(w, published) is None
-    with registered(arch, get_entry(real.arch).builder, task=real.task, weights=[w], protected=('in_channels',)):
+    with _registered(w):
         assert cli(['verify', f'{arch}.tiny']) == 0
     out = capsys.readouterr().out
     assert f'sha1 {sha} ok ({published})' in out and f'the log says {logged:.4f}' in out
@@ -146,18 +157,13 @@ def test_a_rerun_beyond_its_tolerance_is_refused_and_keeps_nothing(committed, tm
 
 
 def test_cli_train_jobs_runs_recipes_at_once_and_a_failure_stops_none(committed, tmp_path, capsys):
-    from gluonzoo.registry import get_entry
-    from ..conftest import registered
     tmp, sha = committed
-    arch, real = 'cifar_resnet20_v1_jobs', gz.get_weights('cifar_resnet20_v1.fmnist')
-    tiny = _record(tmp_path / 'a', tmp_path / 'a.jsonl', tmp / 'committed.jsonl', sha)
-    good = dataclasses.replace(real, arch=arch, tag='tiny', sha1=sha, source=tiny.source, recipe=tiny.recipe,
-                               log=tiny.log, default=True)
+    arch = 'cifar_resnet20_v1_jobs'
+    good = _registrable(arch, tmp_path / 'a', tmp_path / 'a.jsonl', tmp / 'committed.jsonl', sha)
     bad = dataclasses.replace(good, tag='bad', default=False,  # its script refuses the flag at once
                               recipe=f'{ONE_THREAD} {RECIPE} --no-such-flag --out {tmp_path / "b"} '
                                      f'--log {tmp_path / "b.jsonl"}')
-    with registered(arch, get_entry(real.arch).builder, task=real.task, weights=[good, bad],
-                    protected=('in_channels',)):
+    with _registered(good, bad):
         assert cli(['train', f'{arch}.tiny', f'{arch}.bad', '--jobs', '2']) == 1
     out, err = capsys.readouterr()
     assert f'{arch}.tiny: reproduced' in out and f'{arch}.tiny: verified' in out
