@@ -9,7 +9,9 @@ import re
 from setuptools import find_packages, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PACKAGE_DIR = {'gluonzoo': 'zoo', 'gluonzoo.vision': 'vision', 'gluonzoo.text': 'text'}
+# cv/ and nlp/ are GluonCV's and GluonNLP's module layouts over vision/ and text/ (docs/from_gluoncv.md)
+PACKAGE_DIR = {'gluonzoo': 'zoo', 'gluonzoo.vision': 'vision', 'gluonzoo.text': 'text', 'gluonzoo.cv': 'cv',
+               'gluonzoo.nlp': 'nlp'}
 
 
 def pinned(*names):
@@ -30,13 +32,15 @@ setup(
     package_dir=PACKAGE_DIR,
     packages=list(PACKAGE_DIR) + [f'{root}.{sub}' for root, folder in PACKAGE_DIR.items()
                                   for sub in find_packages(os.path.join(HERE, folder))],
-    package_data={'gluonzoo.vision': ['assets/*', 'weights/*.params'], 'gluonzoo.text': ['assets/*']},
+    package_data={'gluonzoo.vision': ['assets/*', 'weights/*.params'], 'gluonzoo.text': ['assets/*'],
+                  'gluonzoo.cv': ['gluoncv_api.json'], 'gluonzoo.nlp': ['gluonnlp_api.json']},
     install_requires=pinned('numpy', 'opencv-python-headless', 'onnx', 'onnxruntime', 'ml_dtypes', 'scipy',
-                            'tqdm', 'portalocker', 'safetensors', 'sentencepiece', 'tokenizers', 'pycocotools'),
+                            'tqdm', 'portalocker', 'safetensors', 'sentencepiece', 'tokenizers', 'pycocotools',
+                            'matplotlib', 'sacremoses'),
     extras_require={
         'cpu': pinned('mxnet'),
         'gpu': pinned('mxnet-cu117'),
-        'test': pinned('pytest', 'torch', 'torchvision', 'sacrebleu', 'matplotlib', 'rdata', 'xarray', 'hypothesis',
+        'test': pinned('pytest', 'torch', 'torchvision', 'sacrebleu', 'rdata', 'xarray', 'hypothesis',
                        'pytest-xdist'),
     },
     entry_points={'console_scripts': ['gluonzoo = gluonzoo.cli:main']},

@@ -1,0 +1,1 @@
+"""GluonCV's gluoncv.loss (filled in)."""

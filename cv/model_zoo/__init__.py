@@ -1,0 +1,4 @@
+"""gluoncv.model_zoo: placeholder, filled in by the drop-in work."""
+from gluonzoo import aliases
+
+__getattr__ = aliases.children(__name__)
