@@ -41,7 +41,7 @@ setup(
         'cpu': pinned('mxnet'),
         'gpu': pinned('mxnet-cu117'),
         'test': pinned('pytest', 'torch', 'torchvision', 'sacrebleu', 'rdata', 'xarray', 'hypothesis',
-                       'pytest-xdist'),
+                       'pytest-xdist', 'pynose'),
     },
     entry_points={'console_scripts': ['gluonzoo = gluonzoo.cli:main']},
 )
