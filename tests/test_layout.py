@@ -75,10 +75,13 @@ def test_zoo_has_no_import_cycle():
 
 
 def test_no_public_name_is_also_a_module_name():
+    import gluonzoo.cv
+    import gluonzoo.nlp
     import gluonzoo.text
     import gluonzoo.vision
     packages = []
-    for root in (gluonzoo, gluonzoo.vision, gluonzoo.text):  # the domains live outside zoo/: walk each
+    # the domains and the peers' layouts live outside zoo/: walk each
+    for root in (gluonzoo, gluonzoo.vision, gluonzoo.text, gluonzoo.cv, gluonzoo.nlp):
         packages.append(root.__name__)
         packages += [i.name for i in pkgutil.walk_packages(root.__path__, root.__name__ + '.') if i.ispkg]
     clashes = []
