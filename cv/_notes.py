@@ -1,6 +1,12 @@
 """What docs/from_gluoncv.md says of GluonCV names that gluonzoo.cv provides differently or not at all (data, read
 by scripts/docs/migration.py; fnmatch patterns over GluonCV's dotted names)."""
 
+#: the issue's bar (issue 26): this share of GluonCV's public names that no other open issue adds is provided
+TARGET = 0.95
+#: the share measured when these notes were last written: tests/compat/test_api_tables.py fails below it (a name
+#: gone missing) and when the page runs more than 2 points above it (raise it)
+FLOOR = 0.152
+
 #: {GluonCV name: why ours differs} for names that are provided
 DIFFERS = {
 }
@@ -12,9 +18,9 @@ NOT_PROVIDED = [
 #: [(pattern, issue)] names another open issue of this milestone adds (video: 27; depth, tracking and the last
 #: detection/segmentation/pose names: 28)
 OTHER_ISSUES = [
-    ('gluoncv.model_zoo.action_recognition*', 27), ('gluoncv.model_zoo.*.action_recognition*', 27),
+    ('gluoncv.model_zoo.action_recognition*', 27),
     ('gluoncv.model_zoo.*kinetics*', 27), ('gluoncv.model_zoo.*ucf101*', 27), ('gluoncv.model_zoo.*hmdb51*', 27),
-    ('gluoncv.model_zoo.*sthsthv2*', 27), ('gluoncv.model_zoo.*_custom', 27),
+    ('gluoncv.model_zoo.*sthsthv2*', 27),
     ('gluoncv.model_zoo.actionrec_*', 27), ('gluoncv.model_zoo.*I3D*', 27), ('gluoncv.model_zoo.*i3d*', 27),
     ('gluoncv.model_zoo.*slowfast*', 27), ('gluoncv.model_zoo.*SlowFast*', 27), ('gluoncv.model_zoo.*c3d*', 27),
     ('gluoncv.model_zoo.*C3D*', 27), ('gluoncv.model_zoo.*p3d*', 27), ('gluoncv.model_zoo.*P3D*', 27),
@@ -39,7 +45,7 @@ OTHER_ISSUES = [
     ('gluoncv.model_zoo.*doublehead*', 28), ('gluoncv.model_zoo.*DoubleHead*', 28), ('gluoncv.model_zoo.*icnet*', 28),
     ('gluoncv.model_zoo.*ICNet*', 28), ('gluoncv.model_zoo.*fastscnn*', 28), ('gluoncv.model_zoo.*FastSCNN*', 28),
     ('gluoncv.model_zoo.*danet*', 28), ('gluoncv.model_zoo.*DANet*', 28), ('gluoncv.model_zoo.*alpha_pose*', 28),
-    ('gluoncv.model_zoo.*AlphaPose*', 28), ('gluoncv.model_zoo.ssd_512_resnet152_v2_voc', 28),
+    ('gluoncv.model_zoo.ssd_512_resnet152_v2_voc', 28),
     ('gluoncv.model_zoo.ssd_300_mobilenet1_0_lite_coco', 28), ('gluoncv.model_zoo.custom_faster_rcnn_fpn', 28),
     ('gluoncv.model_zoo.custom_mask_rcnn_fpn', 28), ('gluoncv.loss.ICNetLoss', 28), ('gluoncv.loss.SiamRPNLoss', 28),
     ('gluoncv.data.transforms.presets.alpha_pose*', 28),

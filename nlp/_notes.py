@@ -1,6 +1,12 @@
 """What docs/from_gluonnlp.md says of GluonNLP names that gluonzoo.nlp provides differently or not at all (data,
 read by scripts/docs/migration.py; fnmatch patterns over GluonNLP's dotted names)."""
 
+#: the issue's bar (issue 26): this share of GluonNLP's public names that no other open issue adds is provided
+TARGET = 0.95
+#: the share measured when these notes were last written: tests/compat/test_api_tables.py fails below it (a name
+#: gone missing) and when the page runs more than 2 points above it (raise it)
+FLOOR = 0.034
+
 #: {GluonNLP name: why ours differs} for names that are provided
 DIFFERS = {
 }

@@ -46,12 +46,28 @@ def _lookup(fullname):
     return None
 
 
+class _Package(types.ModuleType):
+    """A real package of ours: importing one of its leaf modules must not replace the function or class of the same
+    name (Python binds a submodule onto its parent after every first import; `import gluoncv.model_zoo.alexnet`
+    leaves `gluoncv.model_zoo.alexnet` the function there, because its `__init__` re-imports it over the module)."""
+
+    def __setattr__(self, attr, value):
+        old = self.__dict__.get(attr)
+        if isinstance(value, LeafModule) and old is not None and not isinstance(old, types.ModuleType):
+            return
+        super().__setattr__(attr, value)
+
+
 def children(name):
     """A module `__getattr__` for a real package: the peer's submodules of `name` import on first attribute access,
-    as the peer's own `__init__` imports them."""
+    as the peer's own `__init__` imports them. Call it from the package's own body (it marks the package so)."""
+    if name in sys.modules and type(sys.modules[name]) is types.ModuleType:
+        sys.modules[name].__class__ = _Package
     def __getattr__(attr):
-        found = _lookup(f'{name}.{attr}')
-        if found is None:
+        here = _lookup(name)
+        # the peer's attribute must be the module: `gluoncv.model_zoo.alexnet` is the function its __init__ imports
+        # over the module of the same name, so a leaf module there would be the wrong thing to hand back
+        if _lookup(f'{name}.{attr}') is None or (here is not None and here[1].get(attr, 'module') != 'module'):
             raise AttributeError(f'module {name!r} has no attribute {attr!r}')
         return importlib.import_module(f'{name}.{attr}')
     return __getattr__
@@ -69,6 +85,8 @@ class LeafModule(types.ModuleType):
         home = self.__dict__['_home']
         try:
             value = getattr(importlib.import_module(home), attr)
+            if isinstance(value, LeafModule) and names[attr] != 'module':
+                raise AttributeError(attr)  # the peer's is a function or class here; ours is only the module
         except AttributeError:
             raise AttributeError(f'{self.__name__}.{attr} is not provided by gluonzoo ({home} has no {attr!r}): '
                                  'docs/from_gluoncv.md and docs/from_gluonnlp.md list what is not and why') from None

@@ -47,6 +47,12 @@ def notes(peer):
     return module.DIFFERS, module.NOT_PROVIDED, module.OTHER_ISSUES
 
 
+def bar(peer):
+    """(TARGET, FLOOR): the issue's share of own names to provide, and the share last measured."""
+    module = importlib.import_module(PEER_PACKAGES[peer][0] + '._notes')
+    return module.TARGET, module.FLOOR
+
+
 def _first(patterns, name):
     return next((why for pattern, why in patterns if fnmatch.fnmatchcase(name, pattern)), None)
 
@@ -100,6 +106,7 @@ def render(peer, rows):
              '## Coverage', '',
              f'{have} of {total} public names of {title} ({100 * have / total:.1f}%) are provided; '
              f'{have} of the {own} that no other open issue of this milestone adds ({100 * have / max(own, 1):.1f}%).',
+             '', f'The bar for a complete drop-in is {100 * bar(peer)[0]:.0f}% of the names no other open issue adds.',
              '', '| status | names |', '|---|---:|']
     for status, label in (('provided', 'provided'), ('differs', 'provided, differs (why below)'),
                           ('later', 'not provided yet: another open issue adds it'),

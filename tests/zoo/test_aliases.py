@@ -19,6 +19,7 @@ def package(tmp_path, monkeypatch):
                                       '__getattr__ = aliases.children(__name__)\n')
     (root / 'real' / '__init__.py').write_text('WHO = "the real file"\n')
     api = {'peer': {'f': 'function', 'leaf': 'module', 'real': 'module'},
+           'peer.f': {'f': 'function'},  # GluonCV's `model_zoo.alexnet`: a module whose function hides it
            'peer.leaf': {'f': 'function', 'g': 'function', 'deeper': 'module'},
            'peer.leaf.deeper': {'f': 'function'},
            'peer.real': {'WHO': 'other'}}
@@ -54,3 +55,9 @@ def test_a_name_the_package_lacks_says_so(package):
 def test_a_real_file_wins(package):
     real = importlib.import_module('aliaspkg.real')
     assert real.WHO == 'the real file' and not isinstance(real, aliases.LeafModule)
+
+
+def test_a_leaf_module_does_not_replace_the_function_of_its_name(package):
+    leaf = importlib.import_module('aliaspkg.f')  # Python binds a first-imported submodule onto its parent
+    assert isinstance(leaf, aliases.LeafModule) and leaf.f is package.f
+    assert package.f() == 'ours'  # still the function, as in the peer
