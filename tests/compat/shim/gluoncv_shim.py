@@ -44,6 +44,39 @@ def install():
 
 install()
 _SKIPPED = []
+#: the package name GluonCV's tests folder is imported under: the wheel installs site-packages/tests/ without an
+#: __init__.py, so `from ..unittests.common import ...` in tests/model_zoo/ needs a package above both folders
+TESTS_PACKAGE = 'gluoncv_tests'
+
+
+def _tests_root(path):
+    """The folder above `path`'s chain of packages (GluonCV's tests/), or None outside a package."""
+    top = path.parent
+    if not (top / '__init__.py').exists():
+        return None
+    while (top.parent / '__init__.py').exists():
+        top = top.parent
+    return top.parent
+
+
+class _PeerTestModule(pytest.Module):
+    """A GluonCV test file imported as gluoncv_tests.<package>.<file>, so its relative imports resolve."""
+
+    def _getobj(self):
+        root = _tests_root(self.path)
+        if TESTS_PACKAGE not in sys.modules:
+            package = types.ModuleType(TESTS_PACKAGE)
+            package.__path__ = [str(root)]
+            sys.modules[TESTS_PACKAGE] = package
+        parts = self.path.relative_to(root).with_suffix('').parts
+        return importlib.import_module('.'.join((TESTS_PACKAGE,) + parts))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path, parent):
+    if _tests_root(module_path) is not None and 'site-packages' in module_path.parts:
+        return _PeerTestModule.from_parent(parent, path=module_path)
+    return None
 
 
 def pytest_collection_modifyitems(config, items):
