@@ -51,7 +51,9 @@ class Parser(argparse.ArgumentParser):
     """argparse keeping the CLI's promise: a usage error is one line, `gluonzoo: error: ...`, and exit status 1."""
 
     def error(self, message):
-        print(f'gluonzoo: error: {self.prog}: {message} (see `{self.prog} --help`)', file=sys.stderr)
+        # the prefix once: a subcommand's parser (prog `gluonzoo export`) names its verb after it
+        verb = self.prog.split(' ', 1)[1] if ' ' in self.prog else ''
+        print(f'gluonzoo: error: {verb + ": " if verb else ""}{message} (see `{self.prog} --help`)', file=sys.stderr)
         sys.exit(1)
 
 

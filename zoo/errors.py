@@ -55,3 +55,8 @@ class NotReproducedError(GluonzooError):
 
 class UnknownTaskError(GluonzooError, ValueError):
     """A task name no domain registered."""
+
+
+class InputCountError(BadInputError, TypeError):
+    """A net called with more (or fewer) inputs than its forward takes: a TypeError too, as Python's own arity
+    error is, so callers that probe a forward's inputs (MXNet's quantize_net drops trailing ones) work."""

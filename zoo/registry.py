@@ -56,6 +56,9 @@ class ModelEntry:
         key = str(pretrained)
         if key in self.weights:
             return self.weights[key]
+        same = [w for tag, w in self.weights.items() if tag.lower() == key.lower()]  # a tag in any case, too
+        if same:
+            return same[0]
         found = [w for w in self.weights.values() if _HASHTAG.match(key) and w.sha1.startswith(key)]
         if found:
             return found[0]
@@ -106,15 +109,26 @@ def unregister_model(name):
     _REGISTRY.pop(name, None)
 
 
+def _arch(name):
+    """The registered arch spelled `name` in any case (GluonCV lower-cases the names it is given), or None."""
+    if name in _REGISTRY:
+        return name
+    if not isinstance(name, str):
+        return None
+    return next((key for key in _REGISTRY if key.lower() == name.lower()), None)
+
+
 def _entry(name):
     discover()
-    if name in _REGISTRY:
-        return _REGISTRY[name], None
+    key = _arch(name)
+    if key is not None:
+        return _REGISTRY[key], None
     arch, _, tag = name.rpartition('.')
-    if arch in _REGISTRY and tag:
-        return _REGISTRY[arch], tag
+    key = _arch(arch)
+    if key is not None and tag:
+        return _REGISTRY[key], tag
     candidates = list(_REGISTRY) + [w.name for e in _REGISTRY.values() for w in e.weights.values()]
-    close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.0)
+    close = difflib.get_close_matches(str(name).lower(), candidates, n=3, cutoff=0.0)
     raise UnknownModelError(f'unknown model {name!r}; closest: {", ".join(close)} (see gluonzoo list)')
 
 

@@ -42,7 +42,7 @@ def test_every_command_has_help(command):
 @pytest.mark.parametrize('args, says', [
     (['list', '--bogus'], 'unrecognized arguments: --bogus'),
     (['bogus'], "invalid choice: 'bogus'"),
-    (['predict'], 'gluonzoo predict: the following arguments are required: name, images'),
+    (['predict'], 'gluonzoo: error: predict: the following arguments are required: name, images'),
     (['export', 'mobilenetv2_1.0', '--input-shape', '1,a'], "'1,a' is not a shape"),
     (['export', 'mobilenetv2_1.0', '--input-shape', '1,3,0,224'], "'1,3,0,224' is not a shape"),
     (['verify-export', 'mobilenetv2_1.0', '--batch', '0'], "'0' is not a positive integer"),

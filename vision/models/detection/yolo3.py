@@ -14,7 +14,7 @@ import numpy as np
 from mxnet import autograd
 from mxnet.gluon import nn
 
-from ....errors import BadInputError
+from ....errors import BadInputError, InputCountError
 from ....heads import class_names, reuse_pairs
 from ....registry import get_backbone, get_model, register_model
 from ....weights import GLUONCV_REPO, Source, Weights
@@ -163,7 +163,7 @@ class YOLOV3(nn.HybridBlock):
 
     def _check_input(self, shape, args):
         if args:
-            raise BadInputError(f'{type(self).__name__} takes one input, the image batch; got {1 + len(args)}')
+            raise InputCountError(f'{type(self).__name__} takes one input, the image batch; got {1 + len(args)}')
         if len(shape) != 4 or shape[1] != 3:
             raise BadInputError(f'{type(self).__name__} takes batches of shape Nx3xHxW (NCHW), got '
                                 f'{"x".join(map(str, shape))}')

@@ -14,7 +14,7 @@ import mxnet as mx
 from mxnet import autograd
 from mxnet.gluon import nn
 
-from .....errors import BadInputError
+from .....errors import BadInputError, InputCountError
 from .....heads import class_names, reuse_pairs
 from .....registry import get_backbone, get_entry, get_model, register_model
 from .....weights import GLUONCV_REPO, ONE_THREAD, Source, Weights
@@ -98,10 +98,12 @@ class SSD(nn.HybridBlock):
         if isinstance(x, mx.nd.NDArray):
             lo, hi = self._input_range
             if args or len(x.shape) != 4 or x.shape[1] != 3 or not lo <= min(x.shape[2:]) <= max(x.shape[2:]) <= hi:
-                raise BadInputError(f'{type(self).__name__} takes one batch of images Nx3xHxW (NCHW), each side '
-                                    f'{lo} to {hi} pixels, got {"x".join(map(str, x.shape))}'
-                                    f'{f" and {len(args)} more inputs" if args else ""}; the weights record\'s '
-                                    f'preprocess says how to resize')
+                # more inputs: a TypeError too, which MXNet's quantize_net probes for to drop a loader's labels
+                error = InputCountError if args else BadInputError
+                raise error(f'{type(self).__name__} takes one batch of images Nx3xHxW (NCHW), each side '
+                            f'{lo} to {hi} pixels, got {"x".join(map(str, x.shape))}'
+                            f'{f" and {len(args)} more inputs" if args else ""}; the weights record\'s '
+                            f'preprocess says how to resize')
         return super().forward(x, *args)
 
     def hybrid_forward(self, F, x):
