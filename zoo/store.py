@@ -258,23 +258,28 @@ def _produce(w, root, progress):
 
 def _download(url, w, root, progress):
     """Stream the zip into a temp file, then extract only its one expected member into another temp file."""
-    member = w.file_name
-    timeout = _seconds('GLUONZOO_TIMEOUT', 60)
     zfd, zpath = _temp(root, w.file_stem, '.zip')
     try:
-        with os.fdopen(zfd, 'wb') as out, _read_timeout(url, timeout), \
-                urllib.request.urlopen(url, timeout=timeout) as resp:
-            total = int(resp.headers.get('Content-Length') or 0) or None
-            with tqdm(total=total, unit='B', unit_scale=True, desc=f'downloading {member}',
-                      disable=not progress, file=sys.stderr) as bar:
-                for chunk in iter(lambda: resp.read(CHUNK), b''):
-                    out.write(chunk)
-                    bar.update(len(chunk))
-            if total is not None and out.tell() != total:
-                raise BadInputError(f'{url} ended after {out.tell()} of {total} bytes; try again')
+        with os.fdopen(zfd, 'wb') as out:
+            stream_url(url, out, f'downloading {w.file_name}', progress)
         return _extract(zpath, w, url, root)
     finally:
         os.remove(zpath)
+
+
+def stream_url(url, out, desc, progress=True):
+    """Write the body of `url` to the binary file `out` with a progress bar; a body short of its Content-Length
+    or a stall over $GLUONZOO_TIMEOUT seconds is a BadInputError, HTTP and connection errors are urllib's."""
+    timeout = _seconds('GLUONZOO_TIMEOUT', 60)
+    start = out.tell()
+    with _read_timeout(url, timeout), urllib.request.urlopen(url, timeout=timeout) as resp:
+        total = int(resp.headers.get('Content-Length') or 0) or None
+        with tqdm(total=total, unit='B', unit_scale=True, desc=desc, disable=not progress, file=sys.stderr) as bar:
+            for chunk in iter(lambda: resp.read(CHUNK), b''):
+                out.write(chunk)
+                bar.update(len(chunk))
+        if total is not None and out.tell() - start != total:
+            raise BadInputError(f'{url} ended after {out.tell() - start} of {total} bytes; try again')
 
 
 @contextlib.contextmanager

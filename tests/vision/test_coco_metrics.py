@@ -40,7 +40,7 @@ def test_keypoint_ap_matches_gluoncv(tmp_path):
     half = len(ids) // 2
     metric.update(ids[:half], coords[:half], maxvals[:half], scores[:half])
     metric.update(ids[half:], coords[half:], maxvals[half:], scores[half:])
-    ours = metric.get()
+    ours = metric.results()
     np.savez(tmp_path / 'kp.npz', image_ids=ids, coords=coords, maxvals=maxvals, scores=scores)
     out = tmp_path / 'peer'
     out.mkdir()
@@ -54,7 +54,7 @@ def test_keypoint_ap_matches_gluoncv(tmp_path):
 
     perfect = KeypointAP(metric.coco)
     perfect.update(*_keypoint_predictions(metric.coco, None, perfect=True))
-    assert perfect.get()['AP'] == 1.0 and KeypointAP(metric.coco).get()['AP'] == 0.0
+    assert perfect.results()['AP'] == 1.0 and KeypointAP(metric.coco).results()['AP'] == 0.0
     with pytest.raises(BadInputError, match='same N'):
         perfect.update(ids[:2], coords[:3], maxvals[:3], scores[:3])
     with pytest.raises(BadInputError, match=r'image ids \[999\]'):
@@ -95,7 +95,7 @@ def test_mask_ap_matches_gluoncv(tmp_path):
     metric.update(*zip(*preds[:2]))  # lists, one entry an image
     for p in preds[2:]:
         metric.update(*p)  # one image
-    ours = metric.get()
+    ours = metric.results()
     np.savez(tmp_path / 'inst.npz', **{f'{name}_{k}': v for k, p in enumerate(preds)
                                        for name, v in zip(('image_id', 'boxes', 'ids', 'scores', 'masks'), p)})
     out = tmp_path / 'peer'
@@ -112,7 +112,7 @@ def test_mask_ap_matches_gluoncv(tmp_path):
     perfect = MaskAP(ds.coco)
     for p in _instance_predictions(ds, None, perfect=True):
         perfect.update(*p)
-    assert perfect.get()['segm_mAP'] == perfect.get()['bbox_mAP'] == 1.0
+    assert perfect.results()['segm_mAP'] == perfect.results()['bbox_mAP'] == 1.0
     image_id, boxes, ids, scores, masks = preds[0]
     with pytest.raises(BadInputError, match='must agree'):
         perfect.update(image_id, boxes, ids, scores, masks[:, :40])

@@ -27,7 +27,7 @@ def test_topk_matches_mxnet_metric():
         ours.update(labels, scores)
         ref1.update([mx.nd.array(labels)], [mx.nd.array(scores)])
         ref5.update([mx.nd.array(labels)], [mx.nd.array(scores)])
-    got = ours.get()
+    got = ours.results()
     assert got['top1'] == pytest.approx(ref1.get()[1]) and got['top5'] == pytest.approx(ref5.get()[1])
     with pytest.raises(ValueError, match='N x classes'):
         ours.update([1, 2], np.zeros((3, 4)))

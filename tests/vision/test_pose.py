@@ -102,7 +102,7 @@ def test_heatmap_accuracy_equals_gluoncv(case):
     for thr in (0.5, 0.1):
         m = HeatmapAccuracy(threshold=thr)
         m.update([a['labels0'], mx.nd.array(a['labels1'])], [a['preds0'], mx.nd.array(a['preds1'])])
-        assert m.get()['heatmap_accuracy'] == pytest.approx(float(ref[f'acc_{thr}']), abs=1e-12)
+        assert m.results()['heatmap_accuracy'] == pytest.approx(float(ref[f'acc_{thr}']), abs=1e-12)
         assert 0 < m.num_skipped < 2 * 4 * 17  # invisible joints are counted, not scored
 
 
@@ -125,7 +125,7 @@ def test_bad_inputs_are_refused_or_counted():
     with pytest.raises(BadInputError, match='must both be'):
         m.update(hm, hm[:, :5])
     m.update(hm, hm)  # every joint outside the crop: nothing scored
-    assert np.isnan(m.get()['heatmap_accuracy']) and m.num_skipped == 17
+    assert np.isnan(m.results()['heatmap_accuracy']) and m.num_skipped == 17
     with pytest.raises(ValueError, match="only 'gaussian'"):
         HeatmapAccuracy(hm_type='coords')
 

@@ -96,7 +96,7 @@ def test_metric_equals_gluoncv(reference, case):
             m.update([mx.nd.array(label) for label, _ in b], [mx.nd.array(pred) for _, pred in b])
         else:
             m.update(b[0], b[1])  # numpy works as NDArrays do
-    got = m.get()
+    got = m.results()
     assert [got['pixAcc'], got['mIoU']] == pytest.approx(ref[case], rel=1e-12, abs=1e-15)
 
 
@@ -106,7 +106,7 @@ def test_metric_checks_and_iou():
     assert m.iou().tolist() == [1.0, 0.0, 0.0]  # class 2 was predicted on a class-1 pixel
     m.reset()
     m.update(np.array([[0, 0]]), np.array([[0, 0]]))
-    assert np.isnan(m.iou()[1:]).all() and m.get()['mIoU'] == pytest.approx(1 / 3)  # absent classes count 0
+    assert np.isnan(m.iou()[1:]).all() and m.results()['mIoU'] == pytest.approx(1 / 3)  # absent classes count 0
     with pytest.raises(BadInputError, match=r'labels must lie in \[-1, 3\)'):
         m.update(np.array([[3]]), np.array([[0]]))
     with pytest.raises(ValueError, match='score maps of 4 classes'):

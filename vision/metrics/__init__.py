@@ -1,9 +1,13 @@
-"""Metrics on numpy, accumulated batch by batch: classification (top-k accuracy, confusion matrix), detection
-(Pascal VOC mAP, 11-point and area; COCO mAP through pycocotools' COCOeval), and COCO keypoint (OKS) and mask AP."""
+"""Metrics on numpy, accumulated batch by batch, each an MXNet EvalMetric (`get()` -> GluonCV's (names, values),
+`get_name_value()`, `reset()`; `results()` the same numbers as a dict): classification (top-k accuracy; the
+confusion matrix), detection (Pascal VOC mAP, 11-point and area; COCO mAP through pycocotools' COCOeval), semantic
+segmentation (pixAcc, mIoU), pose (heatmap accuracy) and COCO keypoint (OKS) and mask AP."""
+from .base import Metric
 from .classification import ConfusionMatrix, TopKAccuracy
-from .coco import KeypointAP, MaskAP
+from .coco import COCOKeyPointsMetric, KeypointAP, MaskAP
 from .detection import COCODetectionMetric, VOC07MApMetric, VOCMApMetric
+from .pose import HeatmapAccuracy
 from .segmentation import SegmentationMetric
 
-__all__ = ['TopKAccuracy', 'ConfusionMatrix', 'VOCMApMetric', 'VOC07MApMetric', 'COCODetectionMetric',
-           'SegmentationMetric', 'KeypointAP', 'MaskAP']
+__all__ = ['Metric', 'TopKAccuracy', 'ConfusionMatrix', 'VOCMApMetric', 'VOC07MApMetric', 'COCODetectionMetric',
+           'SegmentationMetric', 'HeatmapAccuracy', 'KeypointAP', 'MaskAP', 'COCOKeyPointsMetric']

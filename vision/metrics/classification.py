@@ -2,27 +2,39 @@
 
 >>> m = TopKAccuracy((1, 2))
 >>> m.update([0, 1], [[0.9, 0.1, 0.0], [0.5, 0.2, 0.3]])
->>> m.get()
+>>> m.get()  # MXNet's EvalMetric protocol: (names, values)
+(['top1', 'top2'], [0.5, 0.5])
+>>> m.results()
 {'top1': 0.5, 'top2': 0.5}
 """
 import numpy as np
+
+from .base import Metric
 
 
 def _np(x):
     return x.asnumpy() if hasattr(x, 'asnumpy') else np.asarray(x)
 
 
-class TopKAccuracy:
-    """Fraction of samples whose label is among the k highest scores, for each k in `ks`."""
+class TopKAccuracy(Metric):
+    """Fraction of samples whose label is among the k highest scores, for each k in `ks` (an EvalMetric:
+    `get()` -> (['top1', ...], [...]), one (name, value) pair for a single k; `results()` the dict)."""
 
     def __init__(self, ks=(1, 5)):
         self.ks = tuple(ks)
-        self.reset()
+        super().__init__('top_k_accuracy')
 
     def reset(self):
         self.hits, self.count = {k: 0 for k in self.ks}, 0
 
     def update(self, labels, scores):
+        """Labels (N,) and scores (N, classes), or lists of such (one pair per device, EvalMetric's way)."""
+        if isinstance(scores, (list, tuple)) and scores and hasattr(scores[0], 'shape'):
+            if len(labels) != len(scores):
+                raise ValueError(f'{len(labels)} label arrays for {len(scores)} score arrays')
+            for label, score in zip(labels, scores):
+                self.update(label, score)
+            return
         labels, scores = _np(labels).astype(np.int64).ravel(), _np(scores)
         if scores.ndim != 2 or len(scores) != len(labels):
             raise ValueError(f'scores must be N x classes for N = {len(labels)} labels, got shape {scores.shape}')
@@ -32,7 +44,7 @@ class TopKAccuracy:
             self.hits[k] += int((rank < k).sum())
         self.count += len(labels)
 
-    def get(self):
+    def results(self):
         return {f'top{k}': (self.hits[k] / self.count if self.count else float('nan')) for k in self.ks}
 
 

@@ -10,6 +10,7 @@ import os
 import numpy as np
 
 from ...errors import BadInputError
+from .base import Metric
 from .detection import COCO_STATS, run_cocoeval
 
 #: the keys KeypointAP.get returns, in COCOeval's keypoint stats order
@@ -32,16 +33,17 @@ def _ground_truth(coco):
     return coco
 
 
-class _COCOMetric:
-    """The ground truth, the result records and COCOeval's run over them."""
+class _COCOMetric(Metric):
+    """The ground truth, the result records (`detections`) and COCOeval's run over them; an EvalMetric whose
+    `get()` is (names, values) of `results()`."""
 
     def __init__(self, coco):
         self.coco = _ground_truth(coco)
         self._known = set(self.coco.getImgIds())
-        self.reset()
+        super().__init__(type(self).__name__)
 
     def reset(self):
-        self.results, self.summary, self.coco_eval = [], '', None
+        self.detections, self.summary, self.coco_eval = [], '', None
 
     def _image_ids(self, image_ids):
         ids = _np(image_ids).astype(np.int64).ravel()
@@ -52,7 +54,7 @@ class _COCOMetric:
         return ids
 
     def _evaluate(self, iou_type):
-        ev, summary = run_cocoeval(self.coco, self.results, iou_type)
+        ev, summary = run_cocoeval(self.coco, self.detections, iou_type)
         self.summary += summary
         self.coco_eval = ev
         return [float(s) for s in ev.stats]
@@ -64,7 +66,8 @@ class KeypointAP(_COCOMetric):
     (x, y, confidence) per joint. `coco`: the ground truth (a pycocotools COCO, a COCOKeyPoints, or a file).
 
     `update(image_ids (N,), coords (N, J, 2) in image pixels, maxvals (N, J, 1), box_scores (N,))` per batch of
-    people; `get()` -> {'AP' (OKS .50:.95), 'AP50', 'AP75', 'APm', 'APl', 'AR'}, zeros when nothing was updated.
+    people; `results()` -> {'AP' (OKS .50:.95), 'AP50', 'AP75', 'APm', 'APl', 'AR'}, zeros when nothing was updated
+    (`get()`: the same as (names, values)).
     """
 
     def __init__(self, coco, in_vis_thresh=0.2):
@@ -90,11 +93,11 @@ class KeypointAP(_COCOMetric):
             seen = c[c > self.in_vis_thresh]
             # summed in order in doubles, as GluonCV does: the same scores, so the same ranking of ties
             rescore = (sum(float(v) for v in seen) / len(seen) if len(seen) else 0.0) * float(score)
-            self.results.append({'image_id': int(image_id), 'category_id': self.category_id,
+            self.detections.append({'image_id': int(image_id), 'category_id': self.category_id,
                                  'keypoints': np.column_stack([xy, c]).ravel().tolist(), 'score': rescore})
 
-    def get(self):
-        if not self.results:  # loadRes refuses an empty list
+    def results(self):
+        if not self.detections:  # loadRes refuses an empty list
             return dict.fromkeys(KEYPOINT_STATS, 0.0)
         self.summary = ''
         return dict(zip(KEYPOINT_STATS, self._evaluate('keypoints')))
@@ -109,8 +112,8 @@ class MaskAP(_COCOMetric):
 
     `update(image_ids, boxes, ids, scores, masks)`: one image (an int id, boxes (N, 4) x1, y1, x2, y2, ids (N,),
     scores (N,), masks (N, H, W) at the image's size, pixels >= 0.5 inside) or lists of such, one entry an image.
-    `get()` -> {'bbox_mAP', 'bbox_AP50', ..., 'segm_mAP', ..., 'segm_ARl'} (COCOeval's 12 stats each, detection's
-    COCO_STATS names), zeros when nothing was found.
+    `results()` -> {'bbox_mAP', 'bbox_AP50', ..., 'segm_mAP', ..., 'segm_ARl'} (COCOeval's 12 stats each,
+    detection's COCO_STATS names), zeros when nothing was found (`get()`: the same as (names, values)).
     """
 
     def __init__(self, coco, score_thresh=1e-3):
@@ -139,15 +142,64 @@ class MaskAP(_COCOMetric):
                     continue
                 box[2:] -= box[:2]
                 rle = mask_utils.encode(np.asfortranarray((mask >= 0.5).astype(np.uint8)))
-                self.results.append({'image_id': int(image_id), 'category_id': self._to_json[int(label)],
+                self.detections.append({'image_id': int(image_id), 'category_id': self._to_json[int(label)],
                                      'bbox': [float(round(v, 2)) for v in box], 'score': float(round(score, 3)),
                                      'segmentation': {'size': rle['size'], 'counts': rle['counts'].decode('ascii')}})
 
-    def get(self):
+    def results(self):
         out = {f'{kind}_{name}': 0.0 for kind in ('bbox', 'segm') for name in COCO_STATS}
-        if not self.results:
+        if not self.detections:
             return out
         self.summary = ''
         for kind in ('bbox', 'segm'):
             out.update(zip((f'{kind}_{name}' for name in COCO_STATS), self._evaluate(kind)))
         return out
+
+
+#: GluonCV's names of COCOeval's 10 keypoint stats, in order (COCOKeyPointsMetric.get)
+GLUONCV_KEYPOINT_STATS = ('AP', 'Ap .5', 'AP .75', 'AP (M)', 'AP (L)', 'AR', 'AR .5', 'AR .75', 'AR (M)', 'AR (L)')
+
+
+def _result_file(save_prefix, use_time):
+    import datetime
+    stamp = datetime.datetime.now().strftime('_%Y_%m_%d_%H_%M_%S') if use_time else ''
+    name = os.path.abspath(os.path.expanduser(save_prefix) + stamp + '.json')
+    try:
+        open(name, 'w').close()
+    except OSError as e:
+        raise BadInputError(f'cannot write the results to {name} ({e.strerror}): pass another save_prefix') from None
+    return name
+
+
+class COCOKeyPointsMetric(KeypointAP):
+    """KeypointAP with GluonCV's arguments and calls: `COCOKeyPointsMetric(dataset, save_prefix, use_time=True,
+    cleanup=False, in_vis_thresh=0.2, data_shape=None)`, `update(preds (N, J, 2), maxvals (N, J, 1), score (N,),
+    imgid (N,))`, and `get()` -> (OrderedDict of COCOeval's 10 keypoint stats by GluonCV's names, AP). The result
+    records are written to `{save_prefix}{time}.json` at each get(); `cleanup` removes the file with the metric.
+    `data_shape` is taken and checked, and unused (as in GluonCV)."""
+
+    def __init__(self, dataset, save_prefix, use_time=True, cleanup=False, in_vis_thresh=0.2, data_shape=None):
+        if data_shape is not None and (not isinstance(data_shape, (tuple, list)) or len(data_shape) != 2):
+            raise BadInputError(f'data_shape must be (height, width), got {data_shape!r}')
+        self.filename, self.cleanup = _result_file(save_prefix, use_time), cleanup
+        super().__init__(dataset, in_vis_thresh=in_vis_thresh)
+        self.name = 'COCOMeanAP'
+
+    def __del__(self):
+        if getattr(self, 'cleanup', False) and os.path.exists(self.filename):
+            os.remove(self.filename)
+
+    def update(self, preds, maxvals, score, imgid, *args, **kwargs):
+        super().update(imgid, preds, maxvals, score)
+
+    def get(self):
+        import collections
+        import json
+        with open(self.filename, 'w') as f:
+            json.dump(self.detections, f)
+        stats = self._evaluate('keypoints') if self.detections else [0.0] * len(GLUONCV_KEYPOINT_STATS)
+        names = collections.OrderedDict(zip(GLUONCV_KEYPOINT_STATS, stats))
+        return names, names['AP']
+
+    def get_name_value(self):
+        return list(self.get()[0].items())

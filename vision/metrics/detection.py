@@ -9,7 +9,10 @@ truth likewise (a dataset's (N, 6) labels split into boxes, ids and difficult fl
 >>> m = VOC07MApMetric(class_names=['cat', 'dog'])
 >>> gt = np.array([[[0, 0, 9, 9], [20, 20, 29, 29]]])
 >>> m.update(gt, [[0, 1]], [[0.9, 0.8]], gt, [[0, 0]])
->>> {k: round(v, 4) for k, v in m.get().items()}  # cat: 1 of 2 found (6 of 11 points); dog: never in the truth
+>>> names, values = m.get()  # GluonCV's (names, values): the classes, then mAP
+>>> names, [round(v, 4) for v in values]  # cat: 1 of 2 found (6 of 11 points); dog: never in the truth
+(['cat', 'dog', 'mAP'], [0.5455, nan, 0.5455])
+>>> {k: round(v, 4) for k, v in m.results().items()}
 {'mAP': 0.5455, 'cat': 0.5455, 'dog': nan}
 """
 import contextlib
@@ -22,6 +25,7 @@ import numpy as np
 
 from ...errors import BadInputError
 from ..transforms.bbox import iou
+from .base import Metric
 
 
 def _np(x):
@@ -49,18 +53,22 @@ def _images(*arrays):
         yield from zip(*[b if b is not None else [None] * len(batch[0]) for b in batch])
 
 
-class VOCMApMetric:
+class VOCMApMetric(Metric):
     """Pascal VOC mean average precision over the classes seen, at `iou_thresh` (0.5), GluonCV's: predictions are
     matched greedily by score to the unmatched ground truth they overlap most (pixel-inclusive IoU, +1 on each
     side); a match to a difficult box counts neither way; AP is the area under the precision envelope.
-    `get()` -> {'mAP': ..., class name: AP, ...} (names with `class_names`). A class without ground truth (never
+    `get()` -> GluonCV's (class names + ['mAP'], their APs + [mAP]) with `class_names`, ('VOCMeanAP', mAP)
+    without; `results()` -> {'mAP': ..., class name: AP, ...}. A class without ground truth (never
     seen, or only predicted) has AP nan and stays out of the mean; one with ground truth but no predictions has
     AP 0. Score ties are broken by arrival order, where GluonCV's order depends on numpy's sort."""
 
     def __init__(self, iou_thresh=0.5, class_names=None):
         self.iou_thresh = iou_thresh
+        if class_names is not None and (isinstance(class_names, str) or
+                                        not all(isinstance(n, str) for n in class_names)):
+            raise BadInputError(f'class_names must be a list of str, got {class_names!r}')
         self.class_names = list(class_names) if class_names is not None else None
-        self.reset()
+        super().__init__('VOCMeanAP')
 
     def reset(self):
         self._n_pos, self._score, self._match = defaultdict(int), defaultdict(list), defaultdict(list)
@@ -123,6 +131,12 @@ class VOCMApMetric:
         return np.sum((mrec[i + 1] - mrec[i]) * mpre[i + 1])
 
     def get(self):
+        out = self.results()
+        if self.class_names is None:
+            return self.name, out['mAP']
+        return self.class_names + ['mAP'], [out[n] for n in self.class_names] + [out['mAP']]
+
+    def results(self):
         n = max(list(self._n_pos) + [len(self.class_names or ()) - 1]) + 1
         aps = [self.average_precision(*self._precision_recall(c)) if c in self._n_pos else np.nan for c in range(n)]
         with warnings.catch_warnings():
@@ -166,19 +180,28 @@ def run_cocoeval(coco, results, iou_type, image_ids=None):
     return ev, printed.getvalue()[start:]
 
 
-class COCODetectionMetric:
+class COCODetectionMetric(Metric):
     """COCO box mAP by pycocotools' COCOeval on the predictions of a COCODetection's images (or of every image of a
     pycocotools COCO or an annotation file, in image-id order).
 
     Boxes go to COCO as GluonCV sends them: (x1, y1, x2 - x1 + 1, y2 - y1 + 1), the inverse of COCODetection's
     corners; predictions scoring under `score_thresh` (GluonCV's 0.05) or of a class the data lacks are left out.
     `update(..., image_ids=None)` takes the next images in the dataset's order (GluonCV's), or the given COCO ids.
-    `get()` -> {'mAP' (AP at IoU .5:.95), 'AP50', ..., 'ARl' (COCOeval.stats), class name: AP, ...}; only the images
-    updated are evaluated (all of them after a full pass). `results` holds the COCO result dicts (`save(path)`
-    writes them as JSON), `summary` COCOeval's printed table after get().
+    `results()` -> {'mAP' (AP at IoU .5:.95), 'AP50', ..., 'ARl' (COCOeval.stats), class name: AP, ...}; only the
+    images updated are evaluated (all of them after a full pass). `get()` is GluonCV's (names, values) of strings:
+    ('~~~~ Summary metrics ~~~~\n', COCOeval's table), (class name, AP in percent '12.3'), then
+    ('~~~~ MeanAP @ IoU=[0.50,0.95] ~~~~\n', mAP in percent); (['mAP'], ['0.0']) when nothing was found.
+    `detections` holds the COCO result dicts (`save(path)` writes them as JSON), `summary` COCOeval's printed
+    table after results().
+
+    GluonCV's arguments: with `save_prefix` the detections are also written to `{save_prefix}{time}.json` at
+    each get() (`use_time`: the time stamp; `cleanup` removes the file when the metric is deleted); with
+    `data_shape` (height, width) the boxes are in the net's input pixels and are scaled to each image's own size;
+    `post_affine(orig_w, orig_h, data_w, data_h)` -> a 2 x 3 matrix maps them instead (CenterNet's).
     """
 
-    def __init__(self, dataset, score_thresh=0.05):
+    def __init__(self, dataset, save_prefix=None, use_time=True, cleanup=False, score_thresh=0.05, data_shape=None,
+                 post_affine=None):
         if isinstance(dataset, (str, bytes)) or hasattr(dataset, '__fspath__'):  # an annotation file
             from ..data.detection import load_coco
             dataset = load_coco(os.fspath(dataset))
@@ -190,10 +213,29 @@ class COCODetectionMetric:
             cats = sorted(dataset.loadCats(dataset.getCatIds()), key=lambda c: c['id'])
             self.classes, self._to_json = tuple(c['name'] for c in cats), {i: c['id'] for i, c in enumerate(cats)}
         self.score_thresh = score_thresh
-        self.reset()
+        if data_shape is not None and (not isinstance(data_shape, (tuple, list)) or len(data_shape) != 2):
+            raise BadInputError(f'data_shape must be (height, width) of the net\'s input, got {data_shape!r}')
+        if post_affine is not None and data_shape is None:
+            raise BadInputError('post_affine maps boxes from the net\'s input: pass data_shape=(height, width) too')
+        self.data_shape, self.post_affine, self.cleanup = data_shape or None, post_affine, cleanup
+        self.filename = None
+        if save_prefix is not None:
+            import datetime
+            stamp = datetime.datetime.now().strftime('_%Y_%m_%d_%H_%M_%S') if use_time else ''
+            self.filename = os.path.abspath(os.path.expanduser(save_prefix) + stamp + '.json')
+            try:
+                open(self.filename, 'w').close()
+            except OSError as e:
+                raise BadInputError(f'cannot write the detections to {self.filename} ({e.strerror}): pass another '
+                                    f'save_prefix') from None
+        super().__init__('COCOMeanAP')
+
+    def __del__(self):
+        if getattr(self, 'cleanup', False) and getattr(self, 'filename', None) and os.path.exists(self.filename):
+            os.remove(self.filename)
 
     def reset(self):
-        self.results, self._seen, self.summary, self.coco_eval = [], [], '', None
+        self.detections, self._seen, self.summary, self.coco_eval = [], [], '', None
 
     def update(self, pred_bboxes, pred_labels, pred_scores, image_ids=None):
         """Add a batch (or a list of batches) of predictions in the images' own pixels."""
@@ -206,26 +248,46 @@ class COCODetectionMetric:
                     raise BadInputError(f'more predictions than the {len(self.image_ids)} images of the data')
                 image_id = self.image_ids[len(self._seen)]
             self._seen.append(image_id)
-            boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+            boxes = np.array(boxes, np.float64).reshape(-1, 4)
+            if self.data_shape is not None:
+                entry = self.coco.imgs[image_id]
+                if self.post_affine is not None:
+                    m = np.asarray(self.post_affine(entry['width'], entry['height'], self.data_shape[1],
+                                                    self.data_shape[0]), np.float64)
+                    for k in (0, 2):
+                        boxes[:, k:k + 2] = boxes[:, k:k + 2] @ m[:, :2].T + m[:, 2]
+                else:
+                    boxes[:, [0, 2]] *= entry['width'] / self.data_shape[1]
+                    boxes[:, [1, 3]] *= entry['height'] / self.data_shape[0]
             for box, label, score in zip(boxes, np.asarray(labels).ravel(), np.asarray(scores).ravel()):
                 if label < 0 or int(label) not in self._to_json or score < self.score_thresh:
                     continue
                 x1, y1, x2, y2 = (float(v) for v in box)
-                self.results.append({'image_id': image_id, 'category_id': self._to_json[int(label)],
+                self.detections.append({'image_id': image_id, 'category_id': self._to_json[int(label)],
                                      'bbox': [x1, y1, x2 - x1 + 1, y2 - y1 + 1], 'score': float(score)})
 
     def save(self, path):
         """Write the results as COCO's detection JSON (what loadRes and the COCO server read)."""
         import json
         with open(path, 'w') as f:
-            json.dump(self.results, f)
+            json.dump(self.detections, f)
 
     def get(self):
+        if self.filename is not None:
+            self.save(self.filename)
+        out = self.results()
+        if not self.detections:
+            return ['mAP'], ['0.0']
+        names = ['~~~~ Summary metrics ~~~~\n'] + list(self.classes) + ['~~~~ MeanAP @ IoU=[0.50,0.95] ~~~~\n']
+        values = [self.summary.strip()] + [f'{100 * out[c]:.1f}' for c in self.classes] + [f'{100 * out["mAP"]:.1f}']
+        return names, values
+
+    def results(self):
         out = dict.fromkeys(COCO_STATS, 0.0)
-        if not self.results:  # loadRes refuses an empty list; nothing found scores 0, as GluonCV reports
+        if not self.detections:  # loadRes refuses an empty list; nothing found scores 0, as GluonCV reports
             out.update(dict.fromkeys(self.classes, 0.0))
             return out
-        ev, self.summary = run_cocoeval(self.coco, self.results, 'bbox', sorted(set(self._seen)))
+        ev, self.summary = run_cocoeval(self.coco, self.detections, 'bbox', sorted(set(self._seen)))
         self.coco_eval = ev
         out.update(zip(COCO_STATS, (float(s) for s in ev.stats)))
         precision = ev.eval['precision'][:, :, :, 0, -1]  # IoU x recall x class, all areas, 100 detections

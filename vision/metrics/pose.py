@@ -6,33 +6,34 @@ training-time accuracy of predicted joint heatmaps against target heatmaps.
 >>> m = HeatmapAccuracy()
 >>> m.update(label, pred)
 >>> m.get()
-{'heatmap_accuracy': 0.5}
+('heatmap_accuracy', 0.5)
 """
 import numpy as np
 
 from ...errors import BadInputError
 from ..pose import get_max_pred
+from .base import Metric
 
 
 def _batches(a):
     return list(a) if isinstance(a, (list, tuple)) else [a]
 
 
-class HeatmapAccuracy:
+class HeatmapAccuracy(Metric):
     """Mean over the joints of each batch of the fraction of crops whose predicted maximum lies within
     `threshold` of the target heatmap's maximum, distances in tenths of the heatmap size (x over h / 10 and y over
     w / 10, GluonCV's own pairing), accumulated batch by batch as GluonCV's: `get()` is the sum of the per-joint
     accuracies over the (joint, batch) pairs that had a target. A target whose maximum is not beyond the first
     cell row and column (no positive value: a keypoint outside the crop, or not labelled) is not counted;
-    `num_skipped` counts them. Only GluonCV's 'gaussian' heatmaps are taken (its other mode fails on its own
+    `num_skipped` counts them. An EvalMetric: `get()` -> (name, value), `results()` -> {name: value}. Only GluonCV's 'gaussian' heatmaps are taken (its other mode fails on its own
     normalization)."""
 
     def __init__(self, axis=1, name='heatmap_accuracy', hm_type='gaussian', threshold=0.5):
         if hm_type != 'gaussian':
             raise ValueError(f"hm_type={hm_type!r}: only 'gaussian' heatmaps are supported (GluonCV's other mode "
                              f"does not run)")
-        self.axis, self.name, self.hm_type, self.threshold = axis, name, hm_type, threshold
-        self.reset()
+        self.axis, self.hm_type, self.threshold = axis, hm_type, threshold
+        super().__init__(name)
 
     def reset(self):
         self.sum_metric, self.num_inst, self.num_skipped = 0.0, 0, 0
@@ -59,7 +60,7 @@ class HeatmapAccuracy:
                     self.sum_metric += float((dists[counted, j] < self.threshold).sum()) / counted.sum()
                     self.num_inst += 1
 
-    def get(self):
+    def results(self):
         return {self.name: self.sum_metric / self.num_inst if self.num_inst else float('nan')}
 
 

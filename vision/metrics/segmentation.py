@@ -2,24 +2,28 @@
 
 >>> m = SegmentationMetric(2)
 >>> m.update([[0, 1, -1]], [[0, 0, 1]])
->>> {k: round(v, 4) for k, v in m.get().items()}
-{'pixAcc': 0.5, 'mIoU': 0.25}
+>>> [round(v, 4) for v in m.get()]  # GluonCV's: (pixAcc, mIoU)
+[0.5, 0.25]
+>>> m.get_name_value()
+[('pixAcc', 0.5), ('mIoU', 0.25)]
 """
 import numpy as np
 
 from ...errors import BadInputError
+from .base import Metric
 
 
 def _np(x):
     return x.asnumpy() if hasattr(x, 'asnumpy') else np.asarray(x)
 
 
-class SegmentationMetric:
+class SegmentationMetric(Metric):
     """Pixel accuracy and mean IoU over `nclass` classes, accumulated batch by batch; label -1 is ignored.
 
     `update(labels, preds)` takes labels (N, H, W) and either score maps (N, nclass, H, W), argmaxed over the class
     axis, or predicted labels (N, H, W); NDArrays or numpy, or lists of them (one pair per device, as GluonCV's).
-    `get()` is GluonCV's arithmetic: pixAcc = correct / labelled pixels, mIoU the mean over all `nclass` classes of
+    `get()` -> (pixAcc, mIoU) as GluonCV's (an EvalMetric otherwise: `get_name_value()` pairs them with their
+    names, `results()` is the dict); the numbers are GluonCV's arithmetic: pixAcc = correct / labelled pixels, mIoU the mean over all `nclass` classes of
     intersection / union, each with numpy's spacing(1) added to the denominator, so a class absent from both labels
     and predictions counts as IoU 0 (`iou()` gives nan there instead). GluonCV silently counts a label >= nclass as
     labelled but in no class; here a label outside [-1, nclass) is an error.
@@ -29,7 +33,7 @@ class SegmentationMetric:
         if int(nclass) < 1:
             raise ValueError(f'nclass must be >= 1, not {nclass}')
         self.nclass = int(nclass)
-        self.reset()
+        super().__init__('pixAcc & mIoU')
 
     def reset(self):
         self.correct = self.labelled = 0
@@ -70,6 +74,14 @@ class SegmentationMetric:
             return self.inter / np.where(self.union > 0, self.union, np.nan)
 
     def get(self):
+        """(pixAcc, mIoU), as GluonCV's SegmentationMetric.get() returns them (not (names, values))."""
+        out = self.results()
+        return out['pixAcc'], out['mIoU']
+
+    def get_name_value(self):
+        return list(self.results().items())
+
+    def results(self):
         eps = np.spacing(1)
         return {'pixAcc': float(1.0 * self.correct / (eps + self.labelled)),
                 'mIoU': float((1.0 * self.inter / (eps + self.union)).mean())}

@@ -155,7 +155,7 @@ class PoseEstimation:
             acc.update(np.stack(targets), heatmaps)
             coords, maxvals = heatmap_to_coord(heatmaps, crop_box(centers, scales), shift=True)
             ap.update([p[2] for p in people], coords, maxvals, np.ones(len(people), np.float32))
-        return dict(ap.get(), **acc.get())
+        return dict(ap.results(), **acc.results())
 
 
 # -- the data -----------------------------------------------------------------------------------------------------

@@ -163,7 +163,7 @@ class SemanticSegmentation:
                               for i in range(at, min(at + self.eval_batch_size, len(self.val)))])
             scores = net(mx.nd.array(np.stack(xs), ctx=ctx))[0]
             metric.update(np.stack(masks), scores)
-        return metric.get()
+        return metric.results()
 
 
 # -- the data -----------------------------------------------------------------------------------------------------

@@ -1,4 +1,11 @@
-"""gluoncv.utils.metrics: placeholder, filled in by the drop-in work."""
+"""gluoncv.utils.metrics: gluonzoo's metrics (gluonzoo.vision.metrics), MXNet EvalMetrics whose get() returns what
+GluonCV's return, with GluonCV's constructor arguments."""
 from gluonzoo import aliases
+from gluonzoo.vision.bbox_utils import bbox_iou
+from gluonzoo.vision.metrics import (COCODetectionMetric, COCOKeyPointsMetric, HeatmapAccuracy, SegmentationMetric,
+                                     VOC07MApMetric, VOCMApMetric)
+
+__all__ = ['COCODetectionMetric', 'COCOKeyPointsMetric', 'HeatmapAccuracy', 'SegmentationMetric', 'VOC07MApMetric',
+           'VOCMApMetric']
 
 __getattr__ = aliases.children(__name__)

@@ -63,7 +63,7 @@ def evaluate(model, data, batch_size=32, workers=2, limit=None, progress=True):
     seconds = time.perf_counter() - t0
     per_class = confusion.per_class_accuracy()
     return {'model': net.weights.name, 'sha1': net.weights.sha1, 'data': os.path.abspath(data),
-            'images': int(confusion.matrix.sum()), **topk.get(), 'seconds': round(seconds, 3),
+            'images': int(confusion.matrix.sum()), **topk.results(), 'seconds': round(seconds, 3),
             'per_class_top1': {c: float(per_class[m]) for c, m in zip(classes, mapping)},
             'preprocess': dict(net.weights.preprocess)}
 

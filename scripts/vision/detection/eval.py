@@ -123,7 +123,7 @@ def evaluate(model, data, split='test', year='2007', images=None, metric='voc07'
             scorer.update(boxes, ids, scores, gt[:, :, :4], gt[:, :, 4], gt[:, :, 5])
         count += len(x)
     seconds = time.perf_counter() - t0
-    result = scorer.get()
+    result = scorer.results()
     result = {k: None if v != v else v for k, v in result.items()}  # nan (a class never seen): JSON null
     out = {'model': w.name, 'sha1': w.sha1, 'data': os.path.abspath(data), 'metric': metric, 'images': count,
            'mAP': result['mAP'], 'per_class_AP': {c: result.get(c) for c in classes}, 'seconds': round(seconds, 3),

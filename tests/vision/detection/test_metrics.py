@@ -73,7 +73,7 @@ def test_voc_metrics_equal_gluoncv(gluoncv, job):
                                                                   'gt_bboxes', 'gt_labels', 'gt_difficults')])
             else:
                 metric.update(**batch)
-        got = metric.get()
+        got = metric.results()
         names, values = ref[key]
         want = dict(zip(names[:-1], values[:-1]))
         assert got['mAP'] == pytest.approx(values[-1], rel=1e-12)
@@ -87,15 +87,15 @@ def test_voc_metrics_equal_gluoncv(gluoncv, job):
 
 def test_voc_metric_edges():
     m = VOCMApMetric()
-    assert np.isnan(m.get()['mAP'])  # nothing seen yet
+    assert np.isnan(m.results()['mAP'])  # nothing seen yet
     box = np.array([[[0, 0, 9, 9]]])
     m.update(box, [[0]], [[0.9]], box, [[0]], [[1]])  # a hit on a difficult box counts neither way
-    assert np.isnan(m.get()['mAP'])
+    assert np.isnan(m.results()['mAP'])
     m.update(box, [[0]], [[0.8]], box, [[0]])
-    assert m.get()['mAP'] == 1.0
+    assert m.results()['mAP'] == 1.0
     m.reset()
     m.update(box, [[-1]], [[-1]], box, [[0]])  # padding only: the truth is missed
-    assert m.get()['mAP'] == 0.0
+    assert m.results()['mAP'] == 0.0
     with pytest.raises(BadInputError, match='different numbers of batches'):
         m.update([box, box], [[[0]]], [[[1]]], box, [[0]])
     assert TopKAccuracy  # the classification metrics still come from gluonzoo.vision.metrics
@@ -133,7 +133,7 @@ def test_coco_metric_equals_pycocotools(tmp_path):
         metric.update(boxes[None], labels[None, :, None], scores[None, :, None])
         direct += [{'image_id': image_id, 'category_id': to_json[int(c)], 'bbox': [float(v) for v in b],
                     'score': float(s)} for b, c, s in zip(xywh, labels, scores) if s >= 0.05]
-    got = metric.get()
+    got = metric.results()
     gt = COCO(str(path))
     ev = COCOeval(gt, gt.loadRes(direct), 'bbox')
     with contextlib.redirect_stdout(io.StringIO()):
@@ -149,6 +149,6 @@ def test_coco_metric_equals_pycocotools(tmp_path):
     assert len(json.loads((tmp_path / 'dets.json').read_text())) == len(direct)
     empty = COCODetectionMetric(gt)
     empty.update(np.zeros((1, 1, 4)), -np.ones((1, 1, 1)), -np.ones((1, 1, 1)), image_ids=[20])
-    assert empty.get()['mAP'] == 0.0  # nothing found
+    assert empty.results()['mAP'] == 0.0  # nothing found
     with pytest.raises(BadInputError, match='more predictions than the 5 images'):
         metric.update(np.zeros((6, 1, 4)), np.zeros((6, 1, 1)), np.ones((6, 1, 1)))

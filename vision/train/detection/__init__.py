@@ -171,7 +171,7 @@ class ObjectDetection:
             metric.update(bboxes.clip(0, self.size), ids, scores, gt[:, :, :4], gt[:, :, 4], gt[:, :, 5])
         if hybrid:
             net._clear_cached_op()
-        got = metric.get()
+        got = metric.results()
         return dict({'map': float(got['mAP'])}, **{f'ap_{c}': float(got[c]) for c in self.classes
                                                    if not np.isnan(got[c])})
 
