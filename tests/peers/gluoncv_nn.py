@@ -1,0 +1,75 @@
+"""(peers venv) GluonCV 0.10.5's `gluoncv.nn` blocks on the inputs of tests/compat/test_cv_nn.py: one job {inputs,
+out}; INPUTS is an .npz the test wrote, every block's output goes to OUT.npz under the block's name (tuples as
+name_0, name_1, ...). QuotaSampler runs after np.random.seed(QUOTA_SEED)."""
+import json
+import sys
+
+import mxnet as mx
+import numpy as np
+from gluoncv import nn as gnn
+
+QUOTA_SEED = 5
+
+
+def main(job):
+    d = {k: mx.nd.array(v) for k, v in np.load(job['inputs']).items()}
+    out = {}
+
+    def put(name, value):
+        if isinstance(value, (tuple, list)):
+            for i, v in enumerate(value):
+                put(f'{name}_{i}', v)
+        else:
+            out[name] = value.asnumpy() if hasattr(value, 'asnumpy') else np.asarray(value)
+
+    ious, anchors, refs, labels = d['ious'], d['anchors'], d['refs'], d['labels']
+    put('corner_to_center', gnn.bbox.BBoxCornerToCenter()(refs))
+    put('corner_to_center_split', gnn.bbox.BBoxCornerToCenter(split=True)(refs))
+    put('center_to_corner', gnn.bbox.BBoxCenterToCorner()(refs))
+    put('numpy_corner_to_center', gnn.bbox.NumPyBBoxCornerToCenter()(refs.asnumpy()))
+    put('split', gnn.bbox.BBoxSplit(axis=-1, squeeze_axis=True)(refs))
+    put('area', gnn.bbox.BBoxArea()(d['boxes']))
+    put('area_center', gnn.bbox.BBoxArea(fmt='center')(refs))
+    put('batch_iou', gnn.bbox.BBoxBatchIOU()(d['boxes'], refs))
+    put('batch_iou_offset', gnn.bbox.BBoxBatchIOU(offset=1)(d['boxes'], refs))  # fmt='center' fails there
+    put('clip', gnn.bbox.BBoxClipToImage()(d['boxes'] * 3 - 20, d['image']))
+    bip = gnn.matcher.BipartiteMatcher()(ious)
+    put('bipartite', bip)
+    put('bipartite_noshare', gnn.matcher.BipartiteMatcher(share_max=False)(ious))
+    put('maximum', gnn.matcher.MaximumMatcher(0.3)(ious))
+    matches = gnn.matcher.CompositeMatcher([gnn.matcher.BipartiteMatcher(), gnn.matcher.MaximumMatcher(0.3)])(ious)
+    put('composite', matches)
+    samples = gnn.sampler.NaiveSampler()(matches)
+    put('naive', samples)
+    put('ohem', gnn.sampler.OHEMSampler(2, min_samples=1)(matches, d['logits'], ious))
+    np.random.seed(QUOTA_SEED)
+    put('quota', gnn.sampler.QuotaSampler(6, 0.5, 0.3, 0.0, pos_ratio=0.25)(matches, ious))
+    put('encode', gnn.coder.NormalizedBoxCenterEncoder()(samples, matches, anchors, refs))
+    put('encode_means', gnn.coder.NormalizedBoxCenterEncoder(stds=(1, 2, 3, 4), means=(0.1, 0.2, 0.3, 0.4))(
+        samples, matches, anchors, refs))
+    # one picture: GluonCV's numpy encoder indexes a batch of more wrongly (its CPU target generators pass one)
+    put('numpy_encode', gnn.coder.NumPyNormalizedBoxCenterEncoder()(
+        samples.asnumpy()[:1], matches.asnumpy()[:1].astype(int), anchors.asnumpy(), refs.asnumpy()[:1]))
+    put('decode', gnn.coder.NormalizedBoxCenterDecoder(convert_anchor=True)(d['offsets'], anchors))
+    put('decode_clip', gnn.coder.NormalizedBoxCenterDecoder(clip=0.5, minimal_opset=True)(d['offsets'] * 5,
+                                                                                          d['center_anchors']))
+    put('class_encode', gnn.coder.MultiClassEncoder()(samples * d['ternary'], matches, labels))
+    put('class_decode', gnn.coder.MultiClassDecoder(thresh=0.3)(d['probs']))
+    put('per_class_decode', gnn.coder.MultiPerClassDecoder(4, thresh=0.2)(d['probs']))
+    put('sigmoid_encode', gnn.coder.SigmoidClassEncoder()((samples * d['ternary']).asnumpy()))
+    put('consensus', gnn.Consensus(4, 2)(d['probs'].reshape((-1, 4))))
+    put('relu6', gnn.ReLU6()(d['offsets'] * 10))
+    put('hard_sigmoid', gnn.HardSigmoid()(d['offsets'] * 10))
+    put('hard_swish', gnn.HardSwish()(d['offsets'] * 10))
+    put('identity', gnn.Identity()(d['offsets']))
+    gn = gnn.GroupNorm(4, 8)
+    gn.initialize()
+    gn.gamma.set_data(d['gn_gamma'])
+    gn.beta.set_data(d['gn_beta'])
+    put('groupnorm', gn(d['image'][:, :8]))
+    np.savez(job['out'] + '.npz', **out)
+
+
+if __name__ == '__main__':
+    for j in json.loads(sys.argv[2]):
+        main(j)
