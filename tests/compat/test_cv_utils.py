@@ -55,6 +55,14 @@ def _inputs(rng):
         d[f'ps_{i}'] = rng.random((2, 4, 1)).astype(np.float32)
         d[f'gl_{i}'] = rng.integers(0, 3, (2, 3, 1)).astype(np.float32)
         d[f'gd_{i}'] = (rng.random((2, 3, 1)) < 0.2).astype(np.float32)
+    f32 = lambda a: a.astype(np.float32)  # noqa: E731
+    d.update(rpn_label=f32(rng.integers(0, 2, (2, 10))), rpn_weight=f32(rng.integers(0, 2, (2, 10))),
+             rpn_logits=f32(rng.normal(0, 1, (2, 10))), box_target=f32(rng.normal(0, 1, (2, 10, 4))),
+             box_weight=f32(rng.integers(0, 2, (2, 10, 4))), box_reg=f32(rng.normal(0, 1, (2, 10, 4))),
+             rcnn_label=f32(rng.integers(0, 4, (2, 5))), rcnn_cls=f32(rng.normal(0, 1, (2, 5, 4))),
+             mask_target=f32(rng.random((2, 3, 7, 7))), mask_weight=f32(rng.integers(0, 2, (2, 3, 7, 7))),
+             mask_logits=f32(rng.normal(0, 1, (2, 3, 7, 7))), acc_label=f32(rng.integers(-1, 3, 12)),
+             acc_pred=f32(rng.random((12, 4))))
     return d
 
 
@@ -289,3 +297,34 @@ def test_export_block_writes_what_symbolblock_loads(tmp_path):
         bad.add(nn.Conv2D(2, 1, in_channels=5))
         bad.initialize()
         utils.export_block(str(tmp_path / 'bad'), bad, data_shape=(8, 8, 3))
+
+
+def test_training_metrics_and_segmentation_helpers_match_gluoncv(ref):
+    d, _, meta, _ = ref
+    from gluonzoo.cv.utils.metrics import accuracy, rcnn
+    from gluonzoo.cv.utils.metrics import segmentation as segm
+    nd = {k: mx.nd.array(v) for k, v in d.items()}
+    for name, m, labels, preds in (
+            ('rpn_acc', rcnn.RPNAccMetric(), [nd['rpn_label'], nd['rpn_weight']], [nd['rpn_logits']]),
+            ('rpn_l1', rcnn.RPNL1LossMetric(), [nd['box_target'], nd['box_weight']], [nd['box_reg']]),
+            ('rcnn_acc', rcnn.RCNNAccMetric(), [nd['rcnn_label']], [nd['rcnn_cls']]),
+            ('rcnn_l1', rcnn.RCNNL1LossMetric(), [nd['box_target'], nd['box_weight']], [nd['box_reg']]),
+            ('mask_acc', rcnn.MaskAccMetric(), [nd['mask_target'], nd['mask_weight']], [nd['mask_logits']]),
+            ('mask_fg', rcnn.MaskFGAccMetric(), [nd['mask_target'], nd['mask_weight']], [nd['mask_logits']]),
+            ('accuracy', accuracy.Accuracy(ignore_labels=[-1]), [nd['acc_label']], [nd['acc_pred']]),
+            ('accuracy_all', accuracy.Accuracy(), [nd['acc_label'] + 1], [nd['acc_pred']])):
+        assert isinstance(m, mx.metric.EvalMetric)
+        for _ in range(2):
+            m.update(labels, preds)
+        name_got, value = m.get()
+        assert [name_got, value] == [meta['metrics']['training'][name][0],
+                                     pytest.approx(meta['metrics']['training'][name][1], rel=1e-6)], name
+    want = meta['metrics']['seg_helpers']
+    label, pred = nd['seg_label'], nd['seg_pred']
+    assert list(segm.batch_pix_accuracy(pred, label)) == want['batch_pix_accuracy']
+    assert [list(map(float, a)) for a in segm.batch_intersection_union(pred, label, 4)] == \
+        want['batch_intersection_union']
+    got = segm.pixelAccuracy(d['seg_pred'].argmax(1) + 1, d['seg_label'] + 1)
+    assert list(got) == pytest.approx(want['pixelAccuracy'])
+    got = segm.intersectionAndUnion(d['seg_pred'].argmax(1) + 1, d['seg_label'] + 1, 4)
+    assert [list(map(float, a)) for a in got] == want['intersectionAndUnion']

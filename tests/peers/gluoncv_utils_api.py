@@ -5,7 +5,8 @@ Computed: bbox_iou (offset 0 and 1), bbox_xywh_to_xyxy / bbox_xyxy_to_xywh / bbo
 LRScheduler / LRSequential (the learning rate at each update of `lr`'s configs), get_color_pallete of the id map
 for each dataset (pixels, palette, mode), expand_mask (with and without sortby), split_data's slice shapes,
 check_sha1 of FILES, check_version, the viz functions' return types, and the metrics' get() / get_name_value()
-on the batches of INPUTS (VOC, VOC07 with and without class names, segmentation, heatmap accuracy)."""
+on the batches of INPUTS (VOC, VOC07 with and without class names, segmentation, heatmap accuracy, the R-CNN
+training metrics, Accuracy with ignored labels, the segmentation helper functions)."""
 import json
 import sys
 
@@ -21,6 +22,8 @@ from gluoncv.utils.metrics import HeatmapAccuracy, SegmentationMetric, VOC07MApM
 
 
 def floats(x):
+    if isinstance(x, np.ndarray):
+        return x.astype(float).tolist()
     if isinstance(x, (list, tuple)):
         return [floats(v) for v in x]
     return x if isinstance(x, str) else float(x)
@@ -91,6 +94,33 @@ def main(job):
                                                                             hm.get_name_value()]}
     hm.reset()
     metrics['heatmap_reset'] = floats(hm.get()[1:])
+    # training metrics (gluoncv.utils.metrics.rcnn, accuracy) and the segmentation helpers
+    from gluoncv.utils.metrics import accuracy, rcnn
+    from gluoncv.utils.metrics import segmentation as segm
+    nd = {k: mx.nd.array(d[k]) for k in ('rpn_label', 'rpn_weight', 'rpn_logits', 'box_target', 'box_weight',
+                                          'box_reg', 'rcnn_label', 'rcnn_cls', 'mask_target', 'mask_weight',
+                                          'mask_logits', 'acc_label', 'acc_pred')}
+    training = {}
+    for name, m, labels, preds in (
+            ('rpn_acc', rcnn.RPNAccMetric(), [nd['rpn_label'], nd['rpn_weight']], [nd['rpn_logits']]),
+            ('rpn_l1', rcnn.RPNL1LossMetric(), [nd['box_target'], nd['box_weight']], [nd['box_reg']]),
+            ('rcnn_acc', rcnn.RCNNAccMetric(), [nd['rcnn_label']], [nd['rcnn_cls']]),
+            ('rcnn_l1', rcnn.RCNNL1LossMetric(), [nd['box_target'], nd['box_weight']], [nd['box_reg']]),
+            ('mask_acc', rcnn.MaskAccMetric(), [nd['mask_target'], nd['mask_weight']], [nd['mask_logits']]),
+            ('mask_fg', rcnn.MaskFGAccMetric(), [nd['mask_target'], nd['mask_weight']], [nd['mask_logits']]),
+            ('accuracy', accuracy.Accuracy(ignore_labels=[-1]), [nd['acc_label']], [nd['acc_pred']]),
+            ('accuracy_all', accuracy.Accuracy(), [nd['acc_label'] + 1], [nd['acc_pred']])):
+        for _ in range(2):
+            m.update(labels, preds)
+        training[name] = [m.get()[0], float(m.get()[1])]
+    metrics['training'] = training
+    label, pred = mx.nd.array(d['seg_label']), mx.nd.array(d['seg_pred'])
+    metrics['seg_helpers'] = {
+        'batch_pix_accuracy': floats(segm.batch_pix_accuracy(pred, label)),
+        'batch_intersection_union': floats(segm.batch_intersection_union(pred, label, 4)),
+        'pixelAccuracy': floats(segm.pixelAccuracy(d['seg_pred'].argmax(1) + 1, d['seg_label'] + 1)),
+        'intersectionAndUnion': floats(segm.intersectionAndUnion(d['seg_pred'].argmax(1) + 1, d['seg_label'] + 1,
+                                                                 4))}
     out['metrics'] = metrics
     np.savez(job['out'] + '.npz', **arrays)
     with open(job['out'] + '.json', 'w') as f:

@@ -2,7 +2,9 @@
 perturbed ground truth of tiny generated folders, 1.0 on the ground truth itself, and leave no file behind."""
 import json
 import os
+import re
 
+import mxnet as mx
 import numpy as np
 import pytest
 
@@ -10,7 +12,7 @@ from gluonzoo.errors import BadInputError
 from gluonzoo.vision.data import COCOInstance
 from gluonzoo.vision.data.figures import FigureSpec, make_figures
 from gluonzoo.vision.data.scenes import SceneSpec, make_scenes
-from gluonzoo.vision.metrics import KeypointAP, MaskAP
+from gluonzoo.vision.metrics import COCOInstanceMetric, COCOKeyPointsMetric, KeypointAP, MaskAP
 from gluonzoo.vision.metrics.detection import COCO_STATS
 
 from ..peers import run_peer
@@ -51,6 +53,14 @@ def test_keypoint_ap_matches_gluoncv(tmp_path):
     for key, name in zip(ours, ('AP', 'Ap .5', 'AP .75', 'AP (M)', 'AP (L)', 'AR')):
         assert ours[key] == pytest.approx(ref[name], abs=1e-12), key
     assert 'Average Precision' in metric.summary
+    # GluonCV's spelling: its constructor, update(preds, maxvals, score, imgid) and get() -> (OrderedDict, AP)
+    gluoncv_style = COCOKeyPointsMetric(metric.coco, str(tmp_path / 'kp_results'), use_time=False, cleanup=True)
+    gluoncv_style.update(mx.nd.array(coords), mx.nd.array(maxvals), mx.nd.array(scores), mx.nd.array(ids))
+    names_values, ap = gluoncv_style.get()
+    assert list(names_values) == list(ref) and ap == pytest.approx(ref['AP'], abs=1e-12)
+    assert [names_values[k] for k in ref] == pytest.approx([ref[k] for k in ref], abs=1e-12)
+    del gluoncv_style  # cleanup: its results file goes with it
+    assert not (tmp_path / 'kp_results.json').exists()
 
     perfect = KeypointAP(metric.coco)
     perfect.update(*_keypoint_predictions(metric.coco, None, perfect=True))
@@ -108,6 +118,18 @@ def test_mask_ap_matches_gluoncv(tmp_path):
         assert [ours[f'{kind}_{name}'] for name in COCO_STATS] == pytest.approx(ref[kind], abs=5.1e-4)
         assert f'{100 * ours[kind + "_mAP"]:.1f}' == ref[f'{kind}_mean']
     assert sorted(os.listdir(tmp_path)) == ['inst.npz', 'peer', 'scenes']  # no results file of ours
+    # GluonCV's spelling: one image an update, in id order, get() -> its (names, values) of strings
+    gluoncv_style = COCOInstanceMetric(ds, str(tmp_path / 'inst_results'), use_time=False, cleanup=True)
+    for p in preds:
+        gluoncv_style.update(*p[1:])
+    names, values = gluoncv_style.get()
+    assert names == ['~~~~ Summary bbox metrics ~~~~\n', '~~~~ Mean AP for bbox ~~~~\n',
+                     '~~~~ Summary segm metrics ~~~~\n', '~~~~ Mean AP for segm ~~~~\n']
+    assert [values[1], values[3]] == [ref['bbox_mean'], ref['segm_mean']]
+    for kind, summary in (('bbox', values[0]), ('segm', values[2])):
+        assert [float(v) for v in re.findall(r'= (-?\d+\.\d+)', summary)] == pytest.approx(ref[kind], abs=5.1e-4)
+    with pytest.raises(BadInputError, match='use_ext'):
+        COCOInstanceMetric(ds, str(tmp_path / 'x'), use_ext=True)
 
     perfect = MaskAP(ds.coco)
     for p in _instance_predictions(ds, None, perfect=True):

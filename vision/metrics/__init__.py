@@ -4,10 +4,16 @@ confusion matrix), detection (Pascal VOC mAP, 11-point and area; COCO mAP throug
 segmentation (pixAcc, mIoU), pose (heatmap accuracy) and COCO keypoint (OKS) and mask AP."""
 from .base import Metric
 from .classification import ConfusionMatrix, TopKAccuracy
-from .coco import COCOKeyPointsMetric, KeypointAP, MaskAP
+from .coco import COCOInstanceMetric, COCOKeyPointsMetric, KeypointAP, MaskAP
 from .detection import COCODetectionMetric, VOC07MApMetric, VOCMApMetric
 from .pose import HeatmapAccuracy
-from .segmentation import SegmentationMetric
+from .segmentation import (SegmentationMetric, batch_intersection_union, batch_pix_accuracy, intersectionAndUnion,
+                           pixelAccuracy)
+from .training import (Accuracy, MaskAccMetric, MaskFGAccMetric, RCNNAccMetric, RCNNL1LossMetric, RPNAccMetric,
+                       RPNL1LossMetric)
 
 __all__ = ['Metric', 'TopKAccuracy', 'ConfusionMatrix', 'VOCMApMetric', 'VOC07MApMetric', 'COCODetectionMetric',
-           'SegmentationMetric', 'HeatmapAccuracy', 'KeypointAP', 'MaskAP', 'COCOKeyPointsMetric']
+           'SegmentationMetric', 'HeatmapAccuracy', 'KeypointAP', 'MaskAP', 'COCOKeyPointsMetric', 'COCOInstanceMetric',
+           'Accuracy', 'RPNAccMetric', 'RPNL1LossMetric', 'RCNNAccMetric', 'RCNNL1LossMetric', 'MaskAccMetric',
+           'MaskFGAccMetric', 'batch_pix_accuracy', 'batch_intersection_union', 'pixelAccuracy',
+           'intersectionAndUnion']

@@ -203,3 +203,46 @@ class COCOKeyPointsMetric(KeypointAP):
 
     def get_name_value(self):
         return list(self.get()[0].items())
+
+
+class COCOInstanceMetric(MaskAP):
+    """MaskAP with GluonCV's arguments and calls: `COCOInstanceMetric(dataset, save_prefix, use_time=True,
+    cleanup=False, use_ext=False, starting_id=0, score_thresh=1e-3)`, `update(pred_bboxes (N, 4), pred_labels (N,),
+    pred_scores (N,), pred_masks (N, H, W))` once an image, in the dataset's image-id order from `starting_id`,
+    and `get()` -> GluonCV's (names, values): for 'bbox' then 'segm', ('~~~~ Summary {kind} metrics ~~~~\\n',
+    COCOeval's table) and ('~~~~ Mean AP for {kind} ~~~~\\n', AP in percent). Without `cleanup` the result records
+    are written to `{save_prefix}{time}.json` at get(). `use_ext` (NVIDIA's COCO API) is not supported."""
+
+    def __init__(self, dataset, save_prefix, use_time=True, cleanup=False, use_ext=False, starting_id=0,
+                 score_thresh=1e-3):
+        if use_ext:
+            raise BadInputError("use_ext=True needs NVIDIA's COCO API extension, which gluonzoo does not use: "
+                                "pass use_ext=False (pycocotools' evaluation, the same numbers)")
+        self.filename = _result_file(save_prefix, use_time) if not cleanup else None
+        self.starting_id = starting_id
+        super().__init__(dataset, score_thresh=score_thresh)
+        self.name = 'COCOInstance'
+        self._order = sorted(self.coco.getImgIds())
+
+    def reset(self):
+        super().reset()
+        self.current_id = getattr(self, 'starting_id', 0)
+
+    def update(self, pred_bboxes, pred_labels, pred_scores, pred_masks, *args, **kwargs):
+        if self.current_id >= len(self._order):
+            raise BadInputError(f'more images updated than the {len(self._order)} of the data')
+        image_id = self._order[self.current_id]
+        self.current_id += 1
+        super().update(image_id, pred_bboxes, pred_labels, pred_scores, pred_masks)
+
+    def get(self):
+        import json
+        if self.filename is not None:
+            with open(self.filename, 'w') as f:
+                json.dump(self.detections, f)
+        names, values = [], []
+        for kind in ('bbox', 'segm'):
+            ev, summary = run_cocoeval(self.coco, self.detections, kind) if self.detections else (None, '')
+            names += [f'~~~~ Summary {kind} metrics ~~~~\n', f'~~~~ Mean AP for {kind} ~~~~\n']
+            values += [summary.strip(), f'{100 * (ev.stats[0] if ev is not None else 0.0):.1f}']
+        return names, values

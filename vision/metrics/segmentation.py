@@ -85,3 +85,41 @@ class SegmentationMetric(Metric):
         eps = np.spacing(1)
         return {'pixAcc': float(1.0 * self.correct / (eps + self.labelled)),
                 'mIoU': float((1.0 * self.inter / (eps + self.union)).mean())}
+
+
+# -- GluonCV's per-batch helpers (gluoncv.utils.metrics.segmentation) -----------------------------------------------
+def batch_pix_accuracy(output, target):
+    """(correct, labelled) pixels of score maps `output` (N, C, H, W) against labels `target` (N, H, W); label -1
+    is not labelled."""
+    pred, label = _np(output).argmax(1).astype(np.int64), _np(target).astype(np.int64)
+    labelled = label >= 0
+    return int((labelled & (pred == label)).sum()), int(labelled.sum())
+
+
+def _areas(pred, label, bins):
+    """GluonCV's histograms: ids 1.. (0 = not labelled), `bins` bins over [1, bins], so the top two ids share the
+    last bin, as GluonCV counts them."""
+    pred = pred * (label > 0)
+    inter = pred * (pred == label)
+    count = lambda a: np.histogram(a, bins=bins, range=(1, bins))[0]  # noqa: E731
+    area_inter = count(inter)
+    return area_inter, count(pred) + count(label) - area_inter
+
+
+def batch_intersection_union(output, target, nclass):
+    """(intersection, union) pixel counts per class bin of score maps `output` (N, C, H, W) against `target`
+    (N, H, W) (-1 not labelled), GluonCV's binning (_areas)."""
+    pred = _np(output).argmax(1).astype(np.int64) + 1
+    return _areas(pred, _np(target).astype(np.int64) + 1, nclass)
+
+
+def pixelAccuracy(imPred, imLab):  # noqa: N802,N803 - GluonCV's names
+    """(accuracy, correct, labelled) of predicted and true label maps whose 0 means 'not labelled'."""
+    labelled = np.asarray(imLab) > 0
+    correct = int((labelled & (np.asarray(imPred) == np.asarray(imLab))).sum())
+    return 1.0 * correct / labelled.sum(), correct, int(labelled.sum())
+
+
+def intersectionAndUnion(imPred, imLab, numClass):  # noqa: N802,N803 - GluonCV's names
+    """(intersection, union) of label maps with ids 1..numClass (0 not labelled), GluonCV's binning (_areas)."""
+    return _areas(np.asarray(imPred), np.asarray(imLab), numClass)

@@ -2,8 +2,11 @@
 GluonCV's return, with GluonCV's constructor arguments."""
 from gluonzoo import aliases
 from gluonzoo.vision.bbox_utils import bbox_iou
-from gluonzoo.vision.metrics import (COCODetectionMetric, COCOKeyPointsMetric, HeatmapAccuracy, SegmentationMetric,
-                                     VOC07MApMetric, VOCMApMetric)
+from gluonzoo.vision.metrics import (Accuracy, COCODetectionMetric, COCOInstanceMetric, COCOKeyPointsMetric,
+                                     HeatmapAccuracy, MaskAccMetric, MaskFGAccMetric, RCNNAccMetric, RCNNL1LossMetric,
+                                     RPNAccMetric, RPNL1LossMetric, SegmentationMetric, VOC07MApMetric, VOCMApMetric,
+                                     batch_intersection_union, batch_pix_accuracy, intersectionAndUnion,
+                                     pixelAccuracy)
 
 __all__ = ['COCODetectionMetric', 'COCOKeyPointsMetric', 'HeatmapAccuracy', 'SegmentationMetric', 'VOC07MApMetric',
            'VOCMApMetric']
