@@ -61,3 +61,56 @@ class FCPredictor(nn.HybridBlock):
 
     def hybrid_forward(self, F, x):
         return self.predictor(x)
+
+
+class DropBlock(nn.HybridBlock):
+    """DropBlock (Ghiasi et al., arXiv:1810.12890) on (N, c, h, w) maps, in training only: seeds drawn with
+    probability gamma (so that about `drop_prob` of the map is dropped), each grown to a block_size square, the
+    same mask for every sample, and the kept values scaled up by numel / kept. Identity at inference or with
+    drop_prob 0. `drop_prob` is an attribute (set_drop_prob, DropBlockScheduler change it)."""
+
+    def __init__(self, drop_prob, block_size, c, h, w):
+        super().__init__()
+        self.drop_prob, self.block_size, self.c, self.h, self.w = drop_prob, block_size, c, h, w
+        self.numel = c * h * w
+        pad = max(block_size - 1, 0)
+        self.padding = (pad // 2, pad - pad // 2, pad // 2, pad - pad // 2)
+        self.dtype = 'float32'
+
+    def hybrid_forward(self, F, x):
+        if not mx.autograd.is_training() or self.drop_prob <= 0:
+            return x
+        b = self.block_size
+        gamma = self.drop_prob * (self.h * self.w) / b ** 2 / ((self.w - b + 1) * (self.h - b + 1))
+        seeds = F.random.uniform(0, 1, shape=(1, self.c, self.h, self.w), dtype=self.dtype) < gamma
+        keep = 1 - F.Pooling(seeds, pool_type='max', kernel=(b, b), pad=self.padding)
+        scale = self.numel / keep.sum(axis=0, exclude=True).reshape((-1, 1, 1, 1))
+        return F.broadcast_mul(F.broadcast_mul(x, keep), scale)
+
+    def cast(self, dtype):
+        super().cast(dtype)
+        self.dtype = dtype
+
+    def __repr__(self):
+        return f'{type(self).__name__}(drop_prob: {self.drop_prob}, block_size{self.block_size})'
+
+
+def set_drop_prob(drop_prob, module):
+    """Set `drop_prob` of `module` when it is a DropBlock (use with `net.apply`)."""
+    if isinstance(module, DropBlock):
+        module.drop_prob = drop_prob
+
+
+class DropBlockScheduler:
+    """Raise every DropBlock's drop_prob of `net` linearly from start_prob to end_prob over `num_epochs`:
+    call it with the epoch (0-based) at the start of each (the net is hybridized again, so the new value takes)."""
+
+    def __init__(self, net, start_prob, end_prob, num_epochs):
+        self.net, self.start_prob, self.end_prob, self.num_epochs = net, start_prob, end_prob, num_epochs
+
+    def __call__(self, epoch):
+        p = self.start_prob + (self.end_prob - self.start_prob) * (epoch + 1) / self.num_epochs
+        if not 0 <= p <= 1:
+            raise ValueError(f'epoch {epoch}: drop probability {p} is outside [0, 1] (num_epochs={self.num_epochs})')
+        self.net.apply(lambda m: set_drop_prob(p, m))
+        self.net.hybridize()

@@ -4,14 +4,15 @@ family's; the rest: gluonzoo.vision.nn_blocks)."""
 from gluonzoo import aliases
 from gluonzoo.vision.layers import HardSigmoid, HardSwish, ReLU6
 from gluonzoo.vision.models.classification.resnetv1b import GroupNorm
-from gluonzoo.vision.nn_blocks import BatchNormCudnnOff, Consensus, ConvPredictor, FCPredictor, Identity
+from gluonzoo.vision.nn_blocks import (BatchNormCudnnOff, Consensus, ConvPredictor, DropBlock, DropBlockScheduler,
+                                      FCPredictor, Identity, set_drop_prob)
 from gluonzoo.vision.ops.box_blocks import (BBoxArea, BBoxBatchIOU, BBoxCenterToCorner, BBoxClipToImage,
                                             BBoxCornerToCenter, BBoxSplit, NumPyBBoxCornerToCenter)
-from gluonzoo.vision.ops.targets import (BipartiteMatcher, CompositeMatcher, MaximumMatcher, MultiClassDecoder,
-                                         MultiClassEncoder, MultiPerClassDecoder, NaiveSampler,
+from gluonzoo.vision.ops.targets import (BipartiteMatcher, CenterNetDecoder, CompositeMatcher, MaximumMatcher,
+                                         MultiClassDecoder, MultiClassEncoder, MultiPerClassDecoder, NaiveSampler,
                                          NormalizedBoxCenterDecoder, NormalizedBoxCenterEncoder,
-                                         NumPyNormalizedBoxCenterEncoder, OHEMSampler, QuotaSampler,
-                                         SigmoidClassEncoder)
+                                         NormalizedPerClassBoxCenterEncoder, NumPyNormalizedBoxCenterEncoder,
+                                         OHEMSampler, QuotaSampler, SigmoidClassEncoder)
 
 __all__ = ['BatchNormCudnnOff', 'Consensus', 'GroupNorm', 'HardSigmoid', 'HardSwish', 'Identity', 'ReLU6']
 

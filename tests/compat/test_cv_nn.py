@@ -139,3 +139,26 @@ def test_layers_match_gluoncv(case):
     fc = gnn.FCPredictor(5)
     fc.initialize()
     assert fc(d['image']).shape == (2, 5)
+
+
+def test_per_class_encoder_center_net_decoder_and_dropblock_match_gluoncv(case):
+    d, ref = case
+    matches, samples = mx.nd.array(ref['composite']), mx.nd.array(ref['naive'])
+    enc = gnn.coder.NormalizedPerClassBoxCenterEncoder(3, max_pos=5, per_device_batch_size=2)
+    _same(ref, 'per_class_encode', enc(samples, matches, mx.nd.broadcast_to(d['anchors'], (2, 8, 4)), d['labels'], d['refs']))
+    heat = d['image'][:, :3]
+    dec = gnn.coder.CenterNetDecoder(topk=6, scale=4.0)
+    _same(ref, 'center_net', dec(heat, d['image'][:, 3:5], d['image'][:, 5:7]))
+    x = d['image'][:, :4]
+    block = gnn.dropblock.DropBlock(0.3, 3, 4, 20, 24)
+    _same(ref, 'dropblock_eval', block(x), exact=True)  # identity at inference
+    mx.random.seed(3)
+    with mx.autograd.train_mode():
+        _same(ref, 'dropblock_train', block(x))  # the same draws: the same blocks dropped
+    net = mx.gluon.nn.HybridSequential()
+    net.add(block, mx.gluon.nn.Activation('relu'))
+    sched = gnn.dropblock.DropBlockScheduler(net, 0.0, 0.2, 4)
+    sched(1)
+    assert block.drop_prob == pytest.approx(0.1)
+    with pytest.raises(ValueError, match='outside'):
+        sched(30)  # past num_epochs: 0.2 * 31 / 4 > 1

@@ -67,6 +67,16 @@ def main(job):
     gn.gamma.set_data(d['gn_gamma'])
     gn.beta.set_data(d['gn_beta'])
     put('groupnorm', gn(d['image'][:, :8]))
+    per_class = gnn.coder.NormalizedPerClassBoxCenterEncoder(3, max_pos=5, per_device_batch_size=2)
+    per_class.initialize()  # its means / stds constants (MXNet's contrib.box_encode path)
+    put('per_class_encode', per_class(samples, matches, mx.nd.broadcast_to(anchors, (2, 8, 4)), labels, refs))
+    heat = d['image'][:, :3]
+    put('center_net', gnn.coder.CenterNetDecoder(topk=6, scale=4.0)(heat, d['image'][:, 3:5], d['image'][:, 5:7]))
+    x = d['image'][:, :4]
+    put('dropblock_eval', gnn.dropblock.DropBlock(0.3, 3, 4, 20, 24)(x))
+    mx.random.seed(3)
+    with mx.autograd.train_mode():
+        put('dropblock_train', gnn.dropblock.DropBlock(0.3, 3, 4, 20, 24)(x))
     np.savez(job['out'] + '.npz', **out)
 
 

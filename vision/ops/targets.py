@@ -274,3 +274,51 @@ class SigmoidClassEncoder:
         samples = np.asarray(samples)
         ignored = np.abs(samples) < 1e-5
         return np.where(ignored, -1, (samples + 1) / 2.0), np.where(ignored, 0.0, 1.0)
+
+
+class NormalizedPerClassBoxCenterEncoder(gluon.HybridBlock):
+    """Faster R-CNN's per-class box targets: the class-agnostic targets of the `max_pos` positive-first anchors of
+    each of the `per_device_batch_size` pictures, repeated for every class with a mask that is on only for the
+    anchor's matched class. forward(samples, matches, anchors, labels (B, T), refs) -> (targets (B, max_pos,
+    num_class, 4), masks (B, max_pos, num_class, 4), indices (B, max_pos) of the anchors taken)."""
+
+    def __init__(self, num_class, max_pos=128, per_device_batch_size=1, stds=(0.1, 0.1, 0.2, 0.2),
+                 means=(0.0, 0.0, 0.0, 0.0)):
+        super().__init__()
+        if num_class <= 0:
+            raise ValueError(f'num_class must be positive, got {num_class}')
+        self._num_class, self._max_pos, self._batch = num_class, max_pos, per_device_batch_size
+        with self.name_scope():
+            self.class_agnostic_encoder = NormalizedBoxCenterEncoder(stds=stds, means=means)
+
+    def hybrid_forward(self, F, samples, matches, anchors, labels, refs):
+        targets, masks = self.class_agnostic_encoder(samples, matches, anchors, refs)
+        picked = F.pick(F.broadcast_like(labels.reshape((0, 1, -1)), matches, lhs_axes=1, rhs_axes=1), matches,
+                        axis=2).reshape((0, -1, 1))
+        same = F.broadcast_equal(picked, F.arange(self._num_class).reshape((1, 1, -1)))  # (B, A, classes)
+        order = F.argsort(F.slice_axis(masks, axis=-1, begin=0, end=1), axis=1, is_ascend=False)
+        indices = F.slice_axis(order.reshape((self._batch, -1)), axis=1, begin=0, end=self._max_pos)
+
+        def take(a):  # the `indices` rows of each picture of `a`
+            rows = [F.take(F.slice_axis(a, axis=0, begin=i, end=i + 1).squeeze(axis=0),
+                           F.slice_axis(indices, axis=0, begin=i, end=i + 1).squeeze(axis=0)).expand_dims(axis=0)
+                    for i in range(self._batch)]
+            return F.concat(*rows, dim=0)
+        targets, masks, same = take(targets), take(masks), take(same).expand_dims(3)
+        all_targets = F.broadcast_axes(targets.expand_dims(2), axis=2, size=self._num_class)
+        all_masks = F.broadcast_mul(masks.expand_dims(2), F.broadcast_axes(same, axis=3, size=4))
+        return all_targets, all_masks, indices
+
+
+class CenterNetDecoder(gluon.HybridBlock):
+    """CenterNet's decoding: (class ids (B, topk), scores (B, topk), boxes (B, topk, 4)) of the `topk` best cells
+    of the peak heatmap x (B, classes, H, W) over all classes, each box centred on its cell plus `reg`, `wh` wide
+    and high, times `scale` (the net's stride): the CenterNet model's own decoding."""
+
+    def __init__(self, topk=100, scale=4.0):
+        super().__init__()
+        self._topk, self._scale = topk, scale
+
+    def hybrid_forward(self, F, x, wh, reg):
+        from ..models.detection.center_net import decode_centers
+        return decode_centers(F, x, wh, reg, self._topk, self._scale)
