@@ -2,6 +2,7 @@
 matchers, samplers: gluonzoo.vision.ops.targets; activations: gluonzoo.vision.layers; GroupNorm: the ResNetV1b
 family's; the rest: gluonzoo.vision.nn_blocks)."""
 from gluonzoo import aliases
+from gluonzoo.vision.feature_blocks import FeatureExpander, FeatureExtractor
 from gluonzoo.vision.layers import HardSigmoid, HardSwish, ReLU6
 from gluonzoo.vision.models.classification.resnetv1b import GroupNorm
 from gluonzoo.vision.nn_blocks import (BatchNormCudnnOff, Consensus, ConvPredictor, DropBlock, DropBlockScheduler,

@@ -37,7 +37,9 @@ def case(tmp_path_factory):
     d = _inputs(np.random.default_rng(11))
     np.savez(out / 'inputs.npz', **d)
     run_peer('gluoncv_nn.py', out, [{'inputs': str(out / 'inputs.npz'), 'out': str(out / 'ref')}], timeout=300)
-    return {k: mx.nd.array(v) for k, v in d.items()}, dict(np.load(out / 'ref.npz'))
+    ref = dict(np.load(out / 'ref.npz'))
+    ref['_prefix'] = str(out / 'ref')
+    return {k: mx.nd.array(v) for k, v in d.items()}, ref
 
 
 def _same(ref, name, got, exact=False, atol=1e-6):
@@ -162,3 +164,21 @@ def test_per_class_encoder_center_net_decoder_and_dropblock_match_gluoncv(case):
     assert block.drop_prob == pytest.approx(0.1)
     with pytest.raises(ValueError, match='outside'):
         sched(30)  # past num_epochs: 0.2 * 31 / 4 > 1
+
+
+def test_feature_blocks_match_gluoncv(case):
+    d, ref = case
+    net = mx.gluon.nn.HybridSequential(prefix='net_')  # tests/peers/gluoncv_nn.py's small_net
+    with net.name_scope():
+        net.add(mx.gluon.nn.Conv2D(8, 3, in_channels=3), mx.gluon.nn.Activation('relu'),
+                mx.gluon.nn.Conv2D(12, 3, strides=2, in_channels=8))
+    net.load_parameters(ref['_prefix'] + '_net.params')
+    pic = d['image'][:, :3]
+    _same(ref, 'feat_extract', gnn.feature.FeatureExtractor(net, ['conv0_fwd', 'conv1_fwd'])(pic))
+    expander = gnn.feature.FeatureExpander(net, ['conv1_fwd'], [16, 8], min_depth=4, global_pool=True)
+    expander.collect_params().load(ref['_prefix'] + '_expander.params')
+    _same(ref, 'feat_expand', expander(pic), atol=1e-5)
+    with pytest.raises(ValueError, match='not an output'):
+        gnn.FeatureExtractor(net, ['conv9_fwd'])
+    with pytest.raises(TypeError, match='HybridBlock or a Symbol'):
+        gnn.FeatureExtractor(3, ['conv0_fwd'])

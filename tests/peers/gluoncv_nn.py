@@ -77,7 +77,25 @@ def main(job):
     mx.random.seed(3)
     with mx.autograd.train_mode():
         put('dropblock_train', gnn.dropblock.DropBlock(0.3, 3, 4, 20, 24)(x))
+    # feature blocks over a small net of plain Gluon layers (the test builds the same one and loads these files)
+    net = small_net()
+    net.initialize(mx.init.Xavier())
+    net.save_parameters(job['out'] + '_net.params')
+    pic = d['image'][:, :3]
+    put('feat_extract', gnn.feature.FeatureExtractor(net, ['conv0_fwd', 'conv1_fwd'])(pic))
+    expander = gnn.feature.FeatureExpander(net, ['conv1_fwd'], [16, 8], min_depth=4, global_pool=True)
+    expander.initialize()
+    put('feat_expand', expander(pic))
+    expander.collect_params().save(job['out'] + '_expander.params')  # after the forward: shapes were deferred
     np.savez(job['out'] + '.npz', **out)
+
+
+def small_net():  # tests/compat/test_cv_nn.py builds the same
+    net = mx.gluon.nn.HybridSequential(prefix='net_')
+    with net.name_scope():
+        net.add(mx.gluon.nn.Conv2D(8, 3, in_channels=3), mx.gluon.nn.Activation('relu'),
+                mx.gluon.nn.Conv2D(12, 3, strides=2, in_channels=8))
+    return net
 
 
 if __name__ == '__main__':
