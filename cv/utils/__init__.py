@@ -12,6 +12,7 @@ from gluonzoo.lr_scheduler import LRScheduler, LRSequential
 from gluonzoo.vision.bbox_utils import bbox_clip_xyxy, bbox_iou, bbox_xywh_to_xyxy, bbox_xyxy_to_xywh
 from gluonzoo.vision.compat import check_version
 from gluonzoo.vision.export_helper import export_block
+from gluonzoo.vision.pil_crops import EfficientNetCenterCrop, EfficientNetRandomCrop
 
 from . import metrics, viz  # noqa: E402,F401
 

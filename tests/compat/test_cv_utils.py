@@ -328,3 +328,21 @@ def test_training_metrics_and_segmentation_helpers_match_gluoncv(ref):
     assert list(got) == pytest.approx(want['pixelAccuracy'])
     got = segm.intersectionAndUnion(d['seg_pred'].argmax(1) + 1, d['seg_label'] + 1, 4)
     assert [list(map(float, a)) for a in got] == want['intersectionAndUnion']
+
+
+def test_efficientnet_crops_match_gluoncv(ref):
+    import random
+
+    from PIL import Image
+
+    from gluonzoo.cv.utils.transforms import EfficientNetCenterCrop, EfficientNetRandomCrop
+    d, _, meta, _ = ref
+    pic = Image.fromarray((d['hm_label'][0, 0] * 255).astype(np.uint8)).resize((37, 29))
+    random.seed(4)
+    crop = EfficientNetRandomCrop(24, area_range=(0.2, 0.9))
+    assert [[list(c.size), int(np.asarray(c, np.int64).sum())] for c in [crop(pic) for _ in range(12)]] == \
+        meta['crops']
+    c = EfficientNetCenterCrop(24)(pic)
+    assert [list(c.size), int(np.asarray(c, np.int64).sum())] == meta['center_crop']
+    with pytest.raises(ValueError, match='min_covered'):
+        EfficientNetRandomCrop(24, area_range=(0.9, 0.2))

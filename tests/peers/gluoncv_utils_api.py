@@ -122,6 +122,16 @@ def main(job):
         'intersectionAndUnion': floats(segm.intersectionAndUnion(d['seg_pred'].argmax(1) + 1, d['seg_label'] + 1,
                                                                  4))}
     out['metrics'] = metrics
+    # EfficientNet's crops of a PIL picture, Python's random seeded
+    import random
+    from PIL import Image
+    from gluoncv.utils.transforms import EfficientNetCenterCrop, EfficientNetRandomCrop
+    pic = Image.fromarray((d['hm_label'][0, 0] * 255).astype(np.uint8)).resize((37, 29))
+    random.seed(4)
+    crop = EfficientNetRandomCrop(24, area_range=(0.2, 0.9))
+    out['crops'] = [[list(c.size), int(np.asarray(c, np.int64).sum())] for c in [crop(pic) for _ in range(12)]]
+    c = EfficientNetCenterCrop(24)(pic)
+    out['center_crop'] = [list(c.size), int(np.asarray(c, np.int64).sum())]
     np.savez(job['out'] + '.npz', **arrays)
     with open(job['out'] + '.json', 'w') as f:
         json.dump(out, f)
