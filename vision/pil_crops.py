@@ -5,7 +5,7 @@ side. Both return the cropped PIL image (resize it afterwards).
 
 >>> from PIL import Image
 >>> EfficientNetCenterCrop(224)(Image.new('RGB', (400, 300))).size
-(262, 262)
+(263, 263)
 """
 import math
 import random
