@@ -13,7 +13,8 @@ from gluonzoo.vision.ops.targets import (BipartiteMatcher, CenterNetDecoder, Com
                                          MultiClassDecoder, MultiClassEncoder, MultiPerClassDecoder, NaiveSampler,
                                          NormalizedBoxCenterDecoder, NormalizedBoxCenterEncoder,
                                          NormalizedPerClassBoxCenterEncoder, NumPyNormalizedBoxCenterEncoder,
-                                         OHEMSampler, QuotaSampler, SigmoidClassEncoder)
+                                         OHEMSampler, QuotaSampler, QuotaSamplerOp, QuotaSamplerProp,
+                                         SigmoidClassEncoder)
 
 __all__ = ['BatchNormCudnnOff', 'Consensus', 'GroupNorm', 'HardSigmoid', 'HardSwish', 'Identity', 'ReLU6']
 

@@ -90,6 +90,10 @@ def test_matchers_and_samplers_match_gluoncv(case):
     _same(ref, 'ohem', gnn.sampler.OHEMSampler(2, min_samples=1)(matches, d['logits'], ious), exact=True)
     np.random.seed(QUOTA_SEED)
     _same(ref, 'quota', gnn.sampler.QuotaSampler(6, 0.5, 0.3, 0.0, pos_ratio=0.25)(matches, ious), exact=True)
+    np.random.seed(QUOTA_SEED)  # the registered custom operator ('quota_sampler'): positives win over negatives
+    assert gnn.sampler.QuotaSamplerProp and gnn.sampler.QuotaSamplerOp
+    _same(ref, 'quota_op', mx.nd.Custom(matches, ious, op_type='quota_sampler', num_sample=6, pos_thresh=0.5,
+                                        neg_thresh_high=0.3, pos_ratio=0.25), exact=True)
     with pytest.raises(ValueError, match='ratio'):
         gnn.OHEMSampler(0)
     with pytest.raises(ValueError, match='exceeds 1'):

@@ -44,6 +44,9 @@ def main(job):
     put('ohem', gnn.sampler.OHEMSampler(2, min_samples=1)(matches, d['logits'], ious))
     np.random.seed(QUOTA_SEED)
     put('quota', gnn.sampler.QuotaSampler(6, 0.5, 0.3, 0.0, pos_ratio=0.25)(matches, ious))
+    np.random.seed(QUOTA_SEED)
+    put('quota_op', mx.nd.Custom(matches, ious, op_type='quota_sampler', num_sample=6, pos_thresh=0.5,
+                                 neg_thresh_high=0.3, pos_ratio=0.25))
     put('encode', gnn.coder.NormalizedBoxCenterEncoder()(samples, matches, anchors, refs))
     put('encode_means', gnn.coder.NormalizedBoxCenterEncoder(stds=(1, 2, 3, 4), means=(0.1, 0.2, 0.3, 0.4))(
         samples, matches, anchors, refs))

@@ -137,24 +137,89 @@ class QuotaSampler(gluon.Block):
         self._neg_high, self._neg_low = min(1.0, max(0.0, neg_thresh_high)), neg_thresh_low
 
     def forward(self, matches, ious):
-        max_pos = int(round(self._pos_ratio * self._num_sample))
-        best = ious.max(axis=-1).asnumpy()
-        matched = matches.asnumpy()
-        rows, max_neg = [], int(self._neg_ratio * self._num_sample)
-        for m, b in zip(matched, best):
-            r = np.zeros(m.shape, np.float32)
-            r[(m >= 0) | (b >= self._pos_thresh)] = 1
-            r[(b < self._neg_high) & (b >= self._neg_low)] = -1  # GluonCV's order: negatives written last
-            pos = np.flatnonzero(r > 0)
-            if len(pos) > max_pos:
-                r[np.random.choice(pos, size=len(pos) - max_pos, replace=False)] = 0
-            if self._fill:  # GluonCV's quota carries over from picture to picture (it only grows)
-                max_neg = max(self._num_sample - min(len(pos), max_pos), max_neg)
-            neg = np.flatnonzero(r < 0)
-            if len(neg) > max_neg:
-                r[np.random.choice(neg, size=len(neg) - max_neg, replace=False)] = 0
-            rows.append(r)
-        return mx.nd.array(np.stack(rows), ctx=matches.context)
+        rows = _quota_rows(matches.asnumpy(), ious.max(axis=-1).asnumpy(), self._num_sample, self._pos_thresh,
+                           self._neg_high, self._neg_low, self._pos_ratio, self._neg_ratio, self._fill,
+                           positives_win=False)
+        return mx.nd.array(rows, ctx=matches.context)
+
+
+def _quota_rows(matched, best, num_sample, pos_thresh, neg_high, neg_low, pos_ratio, neg_ratio, fill,
+                positives_win):
+    """QuotaSampler's samples (B, A) float32 of matches and best IoUs (numpy). `positives_win`: an anchor both
+    positive and in the negative band is positive (QuotaSamplerOp's order) rather than negative (QuotaSampler's)."""
+    max_pos = int(round(pos_ratio * num_sample))
+    max_neg = int(neg_ratio * num_sample)
+    rows = []
+    for m, b in zip(matched, best):
+        r = np.zeros(m.shape, np.float32)
+        positive, negative = (m >= 0) | (b >= pos_thresh), (b < neg_high) & (b >= neg_low)
+        if positives_win:
+            r[negative], r[positive] = -1, 1
+        else:
+            r[positive], r[negative] = 1, -1
+        pos = np.flatnonzero(r > 0)
+        if len(pos) > max_pos:
+            r[np.random.choice(pos, size=len(pos) - max_pos, replace=False)] = 0
+        if fill:  # GluonCV's quota carries over from picture to picture (it only grows)
+            max_neg = max(num_sample - min(len(pos), max_pos), max_neg)
+        neg = np.flatnonzero(r < 0)
+        if len(neg) > max_neg:
+            r[np.random.choice(neg, size=len(neg) - max_neg, replace=False)] = 0
+        rows.append(r)
+    return np.stack(rows) if rows else np.zeros(matched.shape, np.float32)
+
+
+class QuotaSamplerOp(mx.operator.CustomOp):
+    """QuotaSampler as MXNet's custom operator 'quota_sampler' (usable in a hybridized graph:
+    `F.Custom(matches, ious, op_type='quota_sampler', num_sample=..., pos_thresh=...)`); positives win over the
+    negative band here, as in GluonCV's operator. No gradient flows back."""
+
+    def __init__(self, num_sample, pos_thresh, neg_thresh_high=0.5, neg_thresh_low=-np.inf, pos_ratio=0.5,
+                 neg_ratio=None, fill_negative=True):
+        super().__init__()
+        self._args = (num_sample, min(1.0, max(0.0, pos_thresh)), min(1.0, max(0.0, neg_thresh_high)),
+                      neg_thresh_low, pos_ratio, 1.0 - pos_ratio if neg_ratio is None else neg_ratio, fill_negative)
+        if self._args[4] + self._args[5] > 1.0:
+            raise ValueError(f'pos_ratio + neg_ratio = {self._args[4] + self._args[5]} exceeds 1')
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        rows = _quota_rows(in_data[0].asnumpy(), in_data[1].max(axis=-1).asnumpy(), *self._args, positives_win=True)
+        self.assign(out_data[0], req[0], mx.nd.array(rows, ctx=in_data[0].context, dtype=out_data[0].dtype))
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        self.assign(in_grad[0], req[0], 0)
+        self.assign(in_grad[1], req[1], 0)
+
+
+@mx.operator.register('quota_sampler')
+class QuotaSamplerProp(mx.operator.CustomOpProp):
+    """The properties of the 'quota_sampler' operator: inputs matches (B, A) and ious (B, A, T), output (B, A);
+    keyword values arrive as strings and are parsed here."""
+
+    def __init__(self, num_sample, pos_thresh, neg_thresh_high=0.5, neg_thresh_low=0.0, pos_ratio=0.5,
+                 neg_ratio=None, fill_negative=True):
+        super().__init__(need_top_grad=False)
+        self.num_sample, self.pos_thresh = int(num_sample), float(pos_thresh)
+        self.neg_thresh_high, self.neg_thresh_low = float(neg_thresh_high), float(neg_thresh_low)
+        self.pos_ratio = float(pos_ratio)
+        self.neg_ratio = None if neg_ratio in (None, 'None') else float(neg_ratio)
+        self.fill_negative = fill_negative not in (False, 'False', 'false', '0', 0)
+
+    def list_arguments(self):
+        return ['matches', 'ious']
+
+    def list_outputs(self):
+        return ['output']
+
+    def infer_shape(self, in_shape):
+        return in_shape, [in_shape[0]], []
+
+    def infer_type(self, in_type):
+        return [in_type[0], in_type[0]], [in_type[0]], []
+
+    def create_operator(self, ctx, in_shapes, in_dtypes):
+        return QuotaSamplerOp(self.num_sample, self.pos_thresh, self.neg_thresh_high, self.neg_thresh_low,
+                              self.pos_ratio, self.neg_ratio, self.fill_negative)
 
 
 # -- coders --------------------------------------------------------------------------------------------------------
