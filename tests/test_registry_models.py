@@ -72,6 +72,7 @@ def test_builds_hybridizes_and_runs(name):
     classes = FIXED_HEAD.get(name, 7) if task.has_classes else None
     mx.random.seed(0)  # the fused graph's rounding differs with the random weights: one draw, the same every run
     net = gz.get_model(name, classes=classes, **entry.test_kwargs)
+    net.initialize()
     inputs = entry.example_inputs()
     outs = _flat(net(*inputs))  # nested: e.g. a language model's (scores, [h, c])
     task.check_outputs(outs, inputs, classes)
@@ -137,6 +138,7 @@ def test_weights_record(name):
     key = repr((w.arch, sorted(w.config.items()), w.input_shape, w.classes))
     if key not in _BUILT:
         net = gz.get_model(name, pretrained=False, **light)
+        net.initialize()
         inputs = entry.example_inputs() if callable(entry.test_input) else (mx.nd.zeros(w.input_shape),)
         trainable = [p for p in net.collect_params().values() if p.grad_req != 'null']  # what count_params counts
         net.collect_params().setattr('grad_req', 'null')  # no gradient buffers: big_rnn_lm's 822M weights once

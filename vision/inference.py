@@ -76,7 +76,7 @@ def detect(net, images, threshold=0.5, preprocess=None, optimize=True):
         ids, scores, boxes = (o[0].asnumpy() for o in net(x))
         scale = np.array([img.shape[1] / w, img.shape[0] / h] * 2)
         results.append([(labels[int(i)] if labels else str(int(i)), float(s), [float(v) for v in b * scale])
-                        for i, s, b in zip(ids[:, 0], scores[:, 0], boxes) if i >= 0 and s >= threshold])
+                        for i, s, b in zip(ids.ravel(), scores.ravel(), boxes) if i >= 0 and s >= threshold])
     return results
 
 

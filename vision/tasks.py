@@ -63,12 +63,14 @@ def _check_logits(outputs, inputs, classes):
 
 
 def _check_detections(outputs, inputs, classes):
-    """GluonCV's detector output: ids (N, K, 1), scores (N, K, 1), boxes (N, K, 4), padded with -1."""
+    """GluonCV's detector output: ids (N, K, 1), scores (N, K, 1), boxes (N, K, 4), padded with -1; CenterNet's
+    ids and scores are (N, K), as GluonCV's."""
     import numpy as np
     assert len(outputs) == 3, f'a detector returns (ids, scores, bboxes), not {len(outputs)} outputs'
     ids, scores, boxes = (o.asnumpy() for o in outputs)
     n = inputs[0].shape[0]
-    assert ids.shape[0] == n and ids.ndim == 3 and ids.shape[2] == 1, f'ids of shape {ids.shape}, want (N, K, 1)'
+    assert ids.shape[0] == n and (ids.ndim == 2 or ids.ndim == 3 and ids.shape[2] == 1), \
+        f'ids of shape {ids.shape}, want (N, K, 1) or (N, K)'
     assert scores.shape == ids.shape, f'scores of shape {scores.shape}, ids {ids.shape}'
     assert boxes.shape == ids.shape[:2] + (4,), f'bboxes of shape {boxes.shape}, want {ids.shape[:2] + (4,)}'
     assert ((ids == -1) | ((ids >= 0) & (ids < classes) & (ids == np.round(ids)))).all(), \

@@ -166,6 +166,9 @@ def get_model(name, pretrained=False, classes=None, ctx=None, root=None, feature
               **kwargs):
     """Build a registered model, loading its weights when `pretrained` is True, a tag or a hashtag.
 
+    Without weights the net comes back uninitialized, as GluonCV's and GluonNLP's do: call `net.initialize(init,
+    ctx=ctx)` next (parameters a builder filled itself, e.g. a `pretrained_base` backbone, are kept, with MXNet's
+    "already initialized" warning for each). A name is found in any case (GluonCV lower-cases it).
     A checkpoint name (`arch.tag`) picks the weights whose shapes and options the net takes; they are loaded when
     pretrained is not False. `classes` is a count or a list of class names: a model of a task with classes is
     built with them; a pretrained one is loaded whole, then its own `reset_class(classes)` swaps in a fresh head
@@ -180,8 +183,7 @@ def get_model(name, pretrained=False, classes=None, ctx=None, root=None, feature
         raise ValueError('out_indices selects feature maps: pass features_only=True with it')
     net, w, load, (names, count) = _construct(name, pretrained, classes, kwargs)
     ctx = ctx or mx.cpu()
-    if not load:
-        _initialize_rest(net, ctx)
+    if not load:  # uninitialized, as GluonCV's and GluonNLP's: the caller's net.initialize(init) is the one that counts
         return _features(net, out_indices) if features_only else net
     path = store.fetch(w, root=root)
     load_checkpoint(net, path, ctx)
@@ -200,13 +202,15 @@ def get_model(name, pretrained=False, classes=None, ctx=None, root=None, feature
     return net
 
 
-def _initialize_rest(net, ctx):
-    """Initialize every parameter that has no value yet (Gluon's default initializer, in parameter order: what
-    net.initialize() does), leaving alone the ones a builder already filled (a pretrained backbone, a transferred
-    body), which net.initialize() would warn about one by one."""
+def initialize_unset(net, ctx=None):
+    """Initialize every parameter that has no value and no deferred init yet, with its own or Gluon's default
+    initializer, in parameter order, leaving alone the ones a builder filled (a pretrained backbone): what
+    `net.initialize()` does, without its warning for each of those. Until issue 26 get_model(name) did this itself;
+    the training recipes call it where they did, so their random draws, and so their logs, stay as they were."""
+    import mxnet as mx
     for p in net.collect_params().values():
         if p._data is None and not p._deferred_init:
-            p.initialize(ctx=ctx)
+            p.initialize(ctx=ctx or mx.cpu())
 
 
 def get_backbone(name, pretrained=True, out_indices=None, ctx=None, **kwargs):

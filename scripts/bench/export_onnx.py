@@ -119,6 +119,7 @@ def main():
                 print(f'{name}: not registered, skipped')
                 continue
             net = gz.get_model(name)  # random init: speed does not depend on the weights
+            net.initialize()
             net.hybridize(static_alloc=True, static_shape=True)
             gz_file = gz.export(net, os.path.join(tmp, name), input_shape=(1, 3, 224, 224), formats=('onnx',),
                                 name=name)['onnx']

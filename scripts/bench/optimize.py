@@ -24,6 +24,7 @@ def build(name, mode, x):
     import gluonzoo as gz
     mx.random.seed(0)  # the same weights for the three modes
     net = gz.get_model(name)
+    net.initialize()
     net(x)  # settle deferred shapes outside the timing
     if mode == 'hybridize':
         net.hybridize()

@@ -26,6 +26,7 @@ def main():
     rates = {}
     for mode in ('imperative', 'hybridized'):
         net = gz.get_model(args.model, use_decoder=False, use_classifier=False)
+        net.initialize()
         if mode == 'hybridized':
             net.hybridize(static_alloc=True, static_shape=True)
         for _ in range(2):  # warm-up (and graph build)

@@ -72,6 +72,7 @@ def build(impl, name):
     else:
         import gluonzoo as gz
         net = gz.get_model(name)
+        net.initialize()
     net(mx.nd.zeros((1, 3, _side(name), _side(name))))  # settle deferred shapes outside the timing
     return net
 

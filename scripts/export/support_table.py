@@ -62,14 +62,16 @@ def ort_python(name):
     from gluonzoo.exporting.detection import nms_nodes
     from gluonzoo.exporting.support import KNOWN_FAILURES, parity_init
     from gluonzoo.exporting.verify import compare_detections
-    from gluonzoo.registry import get_entry
+    from gluonzoo.registry import get_entry, initialize_unset
     from gluonzoo.tasks import get_task
     if name in KNOWN_FAILURES:
         return f'fail: {KNOWN_FAILURES[name]}'
     entry = get_entry(name)
     mx.random.seed(0)
     classes = 7 if get_task(entry.task).has_classes else None  # as the registry test
-    net = parity_init(gz.get_model(name, classes=classes, **entry.test_kwargs), name)
+    net = gz.get_model(name, classes=classes, **entry.test_kwargs)
+    initialize_unset(net)
+    net = parity_init(net, name)
     inputs = entry.example_inputs()
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -103,6 +105,7 @@ def services(name, build):
         return 'n/a: no weights record to read preprocessing from'
     mx.random.seed(0)
     net = gz.get_model(name, **dict(w.config))
+    net.initialize()
     net.weights, net.classes = w, list(w.classes)  # random weights, the record's preprocessing and labels
     x = w.transforms()(read_image(PHOTO))[None]
     prob = mx.nd.softmax(net(mx.nd.array(x))).asnumpy()[0].astype(np.float64)

@@ -137,6 +137,7 @@ def test_faster_rcnn_for_opencv_is_one_error(tmp_path):
     the service."""
     entry = get_entry('faster_rcnn_resnet50_v1b_voc')
     net = gz.get_model('faster_rcnn_resnet50_v1b_voc', **entry.test_kwargs)
+    net.initialize()
     with pytest.raises(ExportError, match=r"target 'opencv': OpenCV 4.6 DNN has no NonMaxSuppression layer, and "
                                           r"the NMS of rpn \(.*\) feeds the rest of the graph"):
         gz.export(net, str(tmp_path / 'frcnn'), inputs=entry.example_inputs(), formats=('onnx',), target='opencv')
@@ -154,6 +155,7 @@ def test_what_opencv_cannot_load_is_one_error(name, what, tmp_path):
     export naming the block, not a failure when a service starts; nothing written."""
     entry = get_entry(name)
     net = gz.get_model(name, classes=7, **entry.test_kwargs)
+    net.initialize()
     with pytest.raises(ExportError, match=r"target 'opencv': OpenCV 4.6 DNN " + what):
         gz.export(net, str(tmp_path / 'm'), inputs=entry.example_inputs(), formats=('onnx',), target='opencv')
     assert not list(tmp_path.iterdir())

@@ -67,6 +67,7 @@ def test_preprocess_in_graph_takes_raw_uint8(pretrained_home, tmp_path):
 
 def test_unknown_target_opset_format(tmp_path):
     net = gz.get_model('mobilenetv2_0.25')
+    net.initialize()
     shape = (1, 3, 32, 32)
     with pytest.raises(ExportError, match="unknown export target 'tensorrt'; targets: ort, opencv"):
         gz.export(net, str(tmp_path / 'x'), input_shape=shape, target='tensorrt')

@@ -45,6 +45,7 @@ def _default_and_parity_nets(name):
     for init in (False, True):
         mx.random.seed(0)
         net = gz.get_model(name, classes=7, **entry.test_kwargs)
+        net.initialize()
         nets.append(parity_init(net, name) if init else net)
     return nets, entry.example_inputs()
 
@@ -96,7 +97,9 @@ def test_exports_and_matches_mxnet(name, tmp_path):
     entry = get_entry(name)
     mx.random.seed(0)
     classes = 7 if get_task(entry.task).has_classes else None  # as the registry-wide build test
-    net = parity_init(gz.get_model(name, classes=classes, **entry.test_kwargs), name)
+    net = gz.get_model(name, classes=classes, **entry.test_kwargs)
+    net.initialize()
+    net = parity_init(net, name)
     net.collect_params().setattr('grad_req', 'null')  # no gradient buffers: a copy of the weights less at the peak
     inputs = entry.example_inputs()
     if name in KNOWN_FAILURES:

@@ -59,6 +59,7 @@ def test_sampling():
 
 def test_nmt_decoding_agrees_with_the_full_forward():
     net = gz.get_model('transformer_en_de_512', vocab_size=12, units=16, hidden_size=32, num_layers=2, num_heads=4)
+    net.initialize()
     src, valid = mx.nd.array([[3, 4, 5, 6, 0]]), mx.nd.array([4])
     fn = nmt_step_fn(net, src, valid)
     out = greedy_search(fn, [[1]], eos_id=2, max_length=7)[0]
@@ -71,6 +72,7 @@ def test_nmt_decoding_agrees_with_the_full_forward():
 
 def test_gpt2_is_causal_and_decodes():
     net = gz.get_model('gpt2_117m', vocab_size=30, units=16, num_layers=2, num_heads=4, max_length=12)
+    net.initialize()
     a = mx.nd.array([[1, 2, 3, 4, 5, 6]])
     b = mx.nd.array([[1, 2, 3, 9, 9, 9]])
     la, lb = net(a).asnumpy(), net(b).asnumpy()
@@ -100,6 +102,7 @@ def test_best_span_is_the_exhaustive_best_and_reads_the_qa_head():
         cands = [(s[i] + e[j], (i, j)) for i in range(10) for j in range(i, min(i + 4, 10))]
         assert best_span(s, e, max_answer_length=4, valid_length=10) == max(cands)[1]
     net = gz.get_model('bert_12_768_12_qa', vocab_size=20, units=16, hidden_size=32, num_layers=1, num_heads=2)
+    net.initialize()
     scores = net(mx.nd.ones((1, 7)), mx.nd.zeros((1, 7)), mx.nd.array([7]))[0]  # (length, 2)
     start, end = best_span(scores[:, 0], scores[:, 1], max_answer_length=3)
     assert 0 <= start <= end < min(start + 3, 7)

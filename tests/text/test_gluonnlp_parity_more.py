@@ -76,6 +76,7 @@ def test_elmo_retraces_for_another_length():
     """The unrolled graph is of one length: a hybridized net called on another length is traced again."""
     entry = get_entry(ELMO[0])
     net = gz.get_model(ELMO[0], **entry.test_kwargs)
+    net.initialize()
     x = entry.example_inputs()[0]
     short = x[:, :2]
     want = net(short)[0][-1].asnumpy()
@@ -87,5 +88,6 @@ def test_elmo_retraces_for_another_length():
 def test_elmo_refuses_ids_that_are_not_characters():
     from gluonzoo.errors import BadInputError
     net = gz.get_model(ELMO[0], **get_entry(ELMO[0]).test_kwargs)
+    net.initialize()
     with pytest.raises(BadInputError, match=r'character ids of shape \(batch, length, 8\), got \(2, 4\)'):
         net(mx.nd.ones((2, 4)))

@@ -20,7 +20,9 @@ def test_training_only_dropout(hybrid, which):
     mx.random.seed(1)
     x = mx.nd.array(np.random.RandomState(0).randint(0, 20, size=(6, 3)))
     plain = gz.get_model('awd_lstm_lm_600', weight_drop=0, drop_e=0, **TINY)
+    plain.initialize()
     net = gz.get_model('awd_lstm_lm_600', **{**TINY, 'weight_drop': 0, 'drop_e': 0, which: 0.5})
+    net.initialize()
     same = plain._collect_params_with_prefix()
     for k, p in net._collect_params_with_prefix().items():  # one set of weights for both
         p.set_data(same[k].data())

@@ -113,6 +113,7 @@ def test_checkpoint_record_and_vocab_size_check():
     w = gz.get_weights('bert_6_384_12')
     assert w.name == 'bert_6_384_12.all_minilm_l6_v2' and w.source.kind == 'package'
     net = gz.get_model('bert_6_384_12', vocab_size=100, use_decoder=False, use_classifier=False)
+    net.initialize()
     from gluonzoo.text.models.bert import check_vocab
     with pytest.raises(BadInputError, match='30522 tokens.*100 rows'):
         check_vocab(net, 30522)

@@ -32,10 +32,12 @@ def test_too_long_inputs_are_refused():
     from gluonzoo.errors import BadInputError
     bert = gz.get_model('bert_12_768_12', vocab_size=20, units=16, hidden_size=32, num_layers=1, num_heads=2,
                         max_length=8)
+    bert.initialize()
     bert(mx.nd.ones((1, 8)), mx.nd.zeros((1, 8)))
     with pytest.raises(BadInputError, match='9 tokens exceed max_length=8'):
         bert(mx.nd.ones((1, 9)), mx.nd.zeros((1, 9)))
     nmt = gz.get_model('transformer_en_de_512', vocab_size=20, units=16, hidden_size=32, num_layers=1, num_heads=2,
                        max_tgt_length=4)
+    nmt.initialize()
     with pytest.raises(BadInputError, match='5 tokens exceed max_length=4'):
         nmt(mx.nd.ones((1, 3)), mx.nd.ones((1, 5)))

@@ -66,6 +66,7 @@ def test_bert_vocab_file_and_model_size_check():
     import gluonzoo as gz
     from gluonzoo.text.models.bert import check_vocab
     net = gz.get_model('bert_12_768_12', vocab_size=50, units=16, hidden_size=32, num_layers=1, num_heads=2)
+    net.initialize()
     with pytest.raises(BadInputError, match=r'vocabulary has 30522 tokens but .* word embedding has 50 rows'):
         check_vocab(net, v)
     check_vocab(net, 50)

@@ -110,7 +110,9 @@ def test_bad_options_are_refused_before_training(folder, tmp_path):
     with pytest.raises(BadInputError, match='the net predicts 5 joints, the data labels 17'):
         t.settle(gz.get_model(POSE, num_joints=5), mx.cpu())
     with pytest.raises(BadInputError, match='makes 40x32 heatmaps of a 144x108 crop, not 36x27'):
-        t.settle(gz.get_model(POSE), mx.cpu())
+        net = gz.get_model(POSE)
+        net.initialize()
+        t.settle(net, mx.cpu())
     # and from the command line: one line, exit 2, nothing trained
     p = run('--dataset', f'coco_keypoints:{folder}', '--mixup', '0.2', '--out', str(tmp_path / 'never'), ok=False)
     assert p.returncode == 2 and p.stderr.startswith('train.py: error: --mixup are image-classification options')

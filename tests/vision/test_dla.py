@@ -26,6 +26,7 @@ def test_use_feature_matches_gluoncv(tmp_path):
 
 def test_sizes_the_trees_cannot_align_are_refused():
     net = gz.get_model('dla34')
+    net.initialize()
     with pytest.raises(BadInputError, match='multiples of 32, got 1x3x40x64'):
         net(mx.nd.zeros((1, 3, 40, 64)))
     assert net(mx.nd.zeros((1, 3, 96, 64))).shape == (1, 1000)

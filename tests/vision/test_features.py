@@ -42,6 +42,7 @@ def test_families_without_stages_refuse_features_only(name):
 def test_feature_maps_have_the_declared_channels_and_strides(name):
     entry = get_entry(name)
     net = gz.get_model(name, features_only=True, **entry.test_kwargs)
+    net.initialize()
     x = mx.nd.random.uniform(shape=entry.test_input)
     outs = net(x)
     assert len(outs) == len(net.channels) == len(net.strides) == len(net.names) >= 3
@@ -85,6 +86,7 @@ def test_bad_feature_options():
 
 def test_classes_and_in_channels():
     net = gz.get_model('resnet18_v1b', classes=10, in_channels=1)
+    net.initialize()
     assert net(mx.nd.zeros((2, 1, 32, 32))).shape == (2, 10)
     with pytest.raises(BadInputError, match=r'Nx1xHxW .* got 2x3x32x32'):
         net(mx.nd.zeros((2, 3, 32, 32)))
@@ -99,12 +101,15 @@ def test_unknown_family_option():
 
 def test_fixed_size_models_name_the_expected_shape():
     net = gz.get_model('squeezenet1.1')
+    net.initialize()
     with pytest.raises(BadInputError, match='Nx3x224x224 .* got 1x3x64x64'):
         net(mx.nd.zeros((1, 3, 64, 64)))
     net = gz.get_model('inceptionv3')
+    net.initialize()
     with pytest.raises(BadInputError, match='Nx3x299x299'):
         net(mx.nd.zeros((1, 3, 224, 224)))
     vgg = gz.get_model('vgg11')
+    vgg.initialize()
     vgg(mx.nd.zeros((1, 3, 32, 32)))  # the first Dense now takes 512x1x1: the net is fixed at 32x32
     with pytest.raises(BadInputError, match='Nx3x32x32 .* got 1x3x64x64'):
         vgg(mx.nd.zeros((1, 3, 64, 64)))

@@ -23,6 +23,7 @@ def test_aux_heads_match_gluoncv(tmp_path):
 
 def test_reset_class_replaces_every_head():
     net = gz.get_model('googlenet', aux_logits=True)
+    net.initialize()
     net.reset_class(['cat', 'dog', 'fish'])
     assert net.output is net.head[2]  # GluonCV saves the Dense as head.2 and as output: one layer, two names
     names = net._collect_params_with_prefix()

@@ -43,10 +43,12 @@ def test_norm_layer_reaches_stem_transitions_and_head_only():
         pass
 
     net = gz.get_model('hrnet_w18_small_v1_c', norm_layer=Norm, norm_kwargs={'momentum': 0.5})
+    net.initialize()
     assert isinstance(net.bn1, Norm) and net.bn2._kwargs['momentum'] == 0.5
     assert isinstance(net.transition1[0][1], Norm) and isinstance(net.final_layer[1], Norm)
     assert type(net.layer1[0].body[1]) is nn.BatchNorm and type(net.stage2[0].fuse_layers[0][1][1]) is nn.BatchNorm
     seg = gz.get_model('hrnet_w18_small_v1_s')
+    seg.initialize()
     assert seg.bn1._kwargs['momentum'] == seg.last_layer[1]._kwargs['momentum'] == 0.99
     assert seg.layer1[0].body[1]._kwargs['momentum'] == 0.9
 
@@ -63,6 +65,7 @@ def test_bad_options_and_inputs_get_one_clear_error():
     with pytest.raises(ValueError, match='num_classes=10 changes parameter shapes'):
         gz.get_model('hrnet_w18_small_v1_c', pretrained=True, num_classes=10)
     net = gz.get_model('hrnet_w18_small_v1_c')
+    net.initialize()
     with pytest.raises(BadInputError, match="stage_interp_type='nearest' takes heights and widths that are "
                                             "multiples of 32, got 40x56"):
         net(mx.nd.zeros((1, 3, 40, 56)))

@@ -34,6 +34,7 @@ SYNCBN = 'mask_rcnn_fpn_resnet18_v1b_coco'  # also built with GluonCV's norm_lay
 def _variant(name):
     """What a Mask R-CNN is around its backbone (built, not initialized: cheap)."""
     net = gz.get_model(name, pretrained_base=False)
+    net.initialize()
     box = tuple(type(b).__name__ for b in net.box_features._children.values()) if net.box_features else None
     deconv = tuple(type(b).__name__ for b in net.mask.deconv._children.values()) or type(net.mask.deconv).__name__
     return net.num_stages, net._roi_size, net.top_features is not None, box, deconv
@@ -78,6 +79,7 @@ def _loaded(files, name):
     job = PARITY[name]
     net = gz.get_model(name, pretrained_base=False, rpn_test_pre_nms=job['rpn_test_pre_nms'],
                        rpn_test_post_nms=job['rpn_test_post_nms'], rcnn_max_dets=job['rcnn_max_dets'])
+    net.initialize()
     net(mx.nd.zeros(job['shape']))
     net.load_parameters(str(files / f'{name}.params'))  # strict: no missing, no extra, same shapes
     return net
@@ -126,6 +128,7 @@ def test_parameter_names_and_shapes_are_gluoncvs(gluoncv_files, name):
     saved = json.loads((gluoncv_files / f'{"syncbn" if syncbn else name}.json').read_text())
     want = {k: tuple(v) for k, v in saved.items()}
     net = gz.get_model(name, pretrained_base=False, **({'norm_layer': SyncBatchNorm} if syncbn else {}), **SMALL)
+    net.initialize()
     net(mx.nd.random.uniform(shape=(1, 3, 64, 64)))
     got = {k: p.shape for k, p in net._collect_params_with_prefix().items()}
     assert sorted(got) == sorted(want)
@@ -197,4 +200,5 @@ def test_registry_entries_and_bad_options():
     with pytest.raises(ValueError, match='class names must be distinct'):
         gz.get_model(archs[0], pretrained_base=False, classes=['a', 'b', 'a'])
     net = gz.get_model('mask_rcnn_resnet18_v1b_coco', pretrained_base=False, rpn_test_post_nms=20, rcnn_max_dets=50)
+    net.initialize()
     assert net.rcnn_max_dets == 20 and isinstance(net.mask.deconv, nn.Conv2DTranspose)  # GluonCV's clamp

@@ -37,6 +37,7 @@ def test_gluoncv_params_load_strictly_and_match(gluoncv_files, tag, kwargs):
 
 def test_reset_class_and_bad_inputs():
     net = gz.get_model('nasnet_4_1056', use_aux=True)
+    net.initialize()
     net.reset_class(['cat', 'dog', 'fox'])  # the auxiliary head predicts the same classes
     logits, aux = net(mx.nd.zeros((2, 3, 48, 48)))
     assert logits.shape == aux.shape == (2, 3) and net.classes == ['cat', 'dog', 'fox']

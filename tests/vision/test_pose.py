@@ -161,6 +161,7 @@ class _People(mx.gluon.Block):
 def test_detector_then_pose():
     detector = _People()
     net = gz.get_model('mobile_pose_mobilenetv3_small')
+    net.initialize()
     net.weights = gz.get_weights('mobile_pose_mobilenetv3_small')
     img = np.random.default_rng(0).integers(0, 256, size=(200, 100, 3), dtype=np.uint8)
     plain = estimate_poses(detector, net, img, optimize=False)

@@ -124,6 +124,8 @@ def test_export_with_preprocess_matches_the_python_transform(name, tmp_path):
     # record's preprocessing, which is what this checks: the resize, crop, colour and normalization in the graph
     big = w.num_params > 30e6 and name != FMNIST
     net = gz.get_model('mobilenet0.25', classes=w.num_classes) if big else gz.get_model(name, pretrained=name == FMNIST)
+    if big or name != FMNIST:
+        net.initialize()
     net.weights = w
     written = gz.export(net, str(tmp_path / 'm'), preprocess=True, formats=('onnx',))
     sess = ort_session(written['onnx'])
@@ -144,6 +146,7 @@ def test_export_with_preprocess_of_a_text_record_is_refused(tmp_path):
     from gluonzoo.errors import ExportError
     net = gz.get_model('bert_6_384_12', vocab_size=20, units=16, hidden_size=32, num_layers=1, num_heads=4,
                        max_length=8)
+    net.initialize()
     net.weights = gz.get_weights('bert_6_384_12')
     with pytest.raises(ExportError, match='preprocess=True needs an image weights record with mean/std'):
         gz.export(net, str(tmp_path / 'bert'), input_shape=(1, 8), preprocess=True)

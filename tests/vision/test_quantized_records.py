@@ -94,6 +94,7 @@ def test_pretrained_false_is_the_graph_with_random_weights():
     # GluonCV returns the graph with its parameters uninitialized; the registry gives every pretrained=False net
     # Gluon's default initialization, this one too
     net = gz.get_model('mobilenet1.0_int8')
+    net.initialize()
     y = net(mx.nd.random.uniform(shape=(1, 3, 224, 224)))
     assert y.shape == (1, 1000) and np.isfinite(y.asnumpy()).all()
 
@@ -101,6 +102,7 @@ def test_pretrained_false_is_the_graph_with_random_weights():
 def test_export_refuses_the_graph_in_one_line(tmp_path):
     # no ONNX converter takes oneDNN's INT8 ops; nothing is left behind
     net = gz.get_model('mobilenet1.0_int8')
+    net.initialize()
     with pytest.raises(ExportError, match="cannot export op '_contrib_quantize_v2'.*no ONNX converter"):
         gz.export(net, str(tmp_path / 'out' / 'm'), input_shape=(1, 3, 224, 224), formats=('onnx',))
     assert not os.path.exists(tmp_path / 'out') or os.listdir(tmp_path / 'out') == []

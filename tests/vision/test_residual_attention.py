@@ -14,6 +14,7 @@ SYNC = {'momentum': 0.8, 'num_devices': 1}  # one device: SyncBatchNorm warns ot
 
 def test_fixed_input_size():
     net = gz.get_model('cifar_residualattentionnet56')
+    net.initialize()
     assert net(mx.nd.zeros((2, 3, 32, 32))).shape == (2, 10)
     with pytest.raises(BadInputError, match='Nx3x32x32'):
         net(mx.nd.zeros((1, 3, 64, 64)))
@@ -21,6 +22,7 @@ def test_fixed_input_size():
 
 def test_norm_layer_reaches_what_gluoncv_gives_it():
     net = gz.get_model('cifar_residualattentionnet56', norm_layer=SyncBatchNorm, norm_kwargs=SYNC)
+    net.initialize()
     module = net.attention_module1[0]
     given = [net.conv1[1], net.mpool2[0], module.first_residual_blocks[0].bn1, module.softmax3_blocks[0].bn3,
              module.softmax4_blocks[0], module.softmax4_blocks[3]]

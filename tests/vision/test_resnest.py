@@ -34,6 +34,7 @@ def test_dilated_variants_match_gluoncv(gluoncv_files, file, kwargs):
                                             ({'dilation': 3}, [2, 4, 8, 8, 16]), ({'dilated': True}, [2, 4, 8, 8, 8])])
 def test_dilation_keeps_the_resolution_feature_info_says(kwargs, strides):
     net = gz.get_model('resnest14', features_only=True, **kwargs)
+    net.initialize()
     assert net.strides == strides
     for out, stride in zip(net(mx.nd.zeros((1, 3, 64, 64))), strides):
         assert out.shape[2:] == (64 // stride, 64 // stride)
@@ -42,6 +43,7 @@ def test_dilation_keeps_the_resolution_feature_info_says(kwargs, strides):
 def test_norm_options_reach_every_batchnorm():
     norm_kwargs = {'momentum': 0.8}
     net = gz.get_model('resnest14', use_global_stats=True, last_gamma=True, norm_kwargs=norm_kwargs)
+    net.initialize()
     assert norm_kwargs == {'momentum': 0.8}  # the caller's dict is not changed
     bns = []
     net.apply(lambda b: bns.append(b) if isinstance(b, nn.BatchNorm) else None)

@@ -75,12 +75,14 @@ def test_pruned_widths_and_symbol_names_are_gluoncvs(peer):
     assert sorted(names) == sorted(PRUNED) == sorted(gz.list_models('resnet*_v1?_0.*'))
     for name, theirs in names.items():
         net = gz.get_model(name)
+        net.initialize()
         net(mx.nd.zeros((1, 3, 32, 32)))
         assert {p.name: list(p.shape) for p in net.collect_params().values()} == theirs, name
 
 
 def test_dilated_keeps_stride_8():
     net = gz.get_model('resnet18_v1b', dilated=True, features_only=True)
+    net.initialize()
     assert net.strides == [2, 4, 8, 8, 8]
     assert [y.shape[2] for y in net(mx.nd.zeros((1, 3, 64, 64)))] == [32, 16, 8, 8, 8]
 
@@ -88,21 +90,26 @@ def test_dilated_keeps_stride_8():
 def test_norm_layer_options():
     from mxnet.gluon.contrib.nn import SyncBatchNorm
     plain = gz.get_model('resnet50_v1d_0.11')
+    plain.initialize()
     net = gz.get_model('resnet50_v1d_0.11', norm_layer=SyncBatchNorm, norm_kwargs={'num_devices': 1},
                        last_gamma=True, use_global_stats=True)
+    net.initialize()
     assert set(net._collect_params_with_prefix()) == set(plain._collect_params_with_prefix())
     block = net.layer1[0]
     assert isinstance(block.bn3, SyncBatchNorm) and block.bn3._kwargs['use_global_stats']
     assert (block.bn3.gamma.data() == 0).asnumpy().all() and (block.bn2.gamma.data() == 1).asnumpy().all()
     gn = gz.get_model('resnet50_v1b_gn', use_global_stats=True)  # no running statistics: accepted, nothing to do
+    gn.initialize()
     assert isinstance(gn.bn1, resnetv1b.GroupNorm) and not any('running' in k for k in gn.collect_params())
 
 
 def test_custom_takes_the_pretrained_body(monkeypatch):
     base = gz.get_model('resnet18_v1b')
+    base.initialize()
     base(mx.nd.zeros((1, 3, 32, 32)))  # shapes, as a loaded checkpoint has them
     monkeypatch.setattr(resnetv1b, 'get_model', lambda name, pretrained: base if name == 'resnet18_v1b' else None)
     net = gz.get_model('resnet18_v1b_custom', classes=5)
+    net.initialize()
     mine, theirs = net._collect_params_with_prefix(), base._collect_params_with_prefix()
     assert [k for k in mine if k not in theirs] == ['output.weight', 'output.bias']
     for k in theirs:
@@ -140,6 +147,7 @@ def test_flat_named_file_loads_through_the_registry_path(tmp_path):
     src.collect_params().save(str(flat))
     assert not any('.' in k for k in mx.nd.load(str(flat)))
     dst = gz.get_model('resnet18_v1b_0.89')
+    dst.initialize()
     load_checkpoint(dst, flat, mx.cpu())
     assert np.abs(dst(x).asnumpy() - y).max() <= 1e-6 * np.abs(y).max()
     assert gz.get_weights('resnet18_v1b_0.89.gluoncv').file_stem == 'resnet18_v1b_2.6x-54f7742b'  # GluonCV's file

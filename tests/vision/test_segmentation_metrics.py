@@ -135,5 +135,6 @@ def test_multieval_equals_gluoncv(reference, case):
 def test_multieval_takes_strided_scores():
     """HRNet's `_s` nets score at a quarter of the input: resized to it before the windows are summed."""
     net = gz.get_model('hrnet_w18_small_v1_s')
+    net.initialize()
     scores = MultiEvalModel(net, 19, scales=(0.5, 1.0), base_size=48, crop_size=32)(mx.nd.ones((3, 30, 40)))
     assert scores.shape == (1, 19, 30, 40) and np.isfinite(scores.asnumpy()).all()

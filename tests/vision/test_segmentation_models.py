@@ -70,6 +70,7 @@ def test_graph_pooling_is_mxnets_adaptive_pooling(size):
 
 def test_options_and_outputs():
     net = gz.get_model('psp_resnet50_ade', classes=5, aux=False, **SMALL)
+    net.initialize()
     assert net.aux is False and not hasattr(net, 'auxlayer') and (net.base_size, net.crop_size) == (520, 32)
     ys = net(_x())
     assert len(ys) == 1 and ys[0].shape == (1, 5, 32, 32)
@@ -80,6 +81,7 @@ def test_options_and_outputs():
     assert net.predict(_x(40, 56)).shape == (1, 5, 40, 56)  # a hybridized net too
     assert net._active and net(_x())[0].shape == y.shape
     tall = gz.get_model('deeplab_resnet50_ade', height=40, width=24, **SMALL)
+    tall.initialize()
     assert [y.shape for y in tall(_x())] == [(1, 150, 40, 24)] * 2 and tall.evaluate(_x()).shape == (1, 150, 40, 24)
 
 
@@ -88,6 +90,7 @@ def test_options_and_outputs():
 def test_optimized_scores_at_input_size_are_predicts(name):
     # segment()'s path: one fused graph for every picture size, equal to the imperative predict (GluonCV's demo)
     net = gz.get_model(name, classes=5, **SMALL)
+    net.initialize()
     scorer = gz.optimize(AtInputSize(net), _x(40, 56), static_shape=False)
     assert is_optimized(scorer)
     for h, w in ((40, 56), (24, 32), (40, 56)):
@@ -106,6 +109,7 @@ def test_optimized_scores_at_input_size_are_predicts(name):
 
 def test_fixed_size_graphs_keep_predict():
     psp = gz.get_model('psp_resnet50_ade', classes=5, **SMALL)
+    psp.initialize()
     with pytest.raises(ValueError, match='predict'):
         AtInputSize(psp)
     pre = {'mean': [0.485, 0.456, 0.406], 'std': [0.229, 0.224, 0.225]}
@@ -116,6 +120,7 @@ def test_fixed_size_graphs_keep_predict():
 
 def test_norm_layer_reaches_body_and_heads():
     net = gz.get_model('fcn_resnet50_voc', norm_kwargs={'momentum': 0.5}, **SMALL)
+    net.initialize()
     momenta = {b._kwargs['momentum'] for b in _blocks(net) if isinstance(b, mx.gluon.nn.BatchNorm)}
     assert momenta == {0.5}
 
@@ -137,6 +142,7 @@ def test_unknown_and_protected_options_are_clear_errors():
 
 def test_reset_class_swaps_both_heads():
     net = gz.get_model('fcn_resnet50_voc', **SMALL)
+    net.initialize()
     net(_x())
     old = net.head.block[4].weight.data()[:2].copy()
     net.reset_class(['background', 'airplane', 'thing'], reuse_weights=['background', 'airplane'])

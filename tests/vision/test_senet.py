@@ -22,6 +22,7 @@ def _norms(block):
 
 def test_norm_layer_and_kwargs_reach_every_norm():
     net = gz.get_model('cifar_resnext29_32x4d', norm_layer=SyncBatchNorm, norm_kwargs=SYNC)
+    net.initialize()
     norms = _norms(net)
     assert len(norms) == 3 * 3 * 3 + 3 + 1  # three per block, one per projection shortcut, the stem's
     assert all(type(b) is SyncBatchNorm and b._kwargs['momentum'] == 0.8 for b in norms)

@@ -10,6 +10,7 @@ import gluonzoo as gz
 @pytest.mark.parametrize('groups,width', [(1, 576), (2, 800)])  # 3, GluonCV's: the registry-wide tests
 def test_v1_groups(groups, width):
     net = gz.get_model('shufflenet_v1', groups=groups, classes=5)
+    net.initialize()
     assert net(mx.nd.zeros((1, 3, 32, 32))).shape == (1, 5)
     unit = net.features[4][1]
     assert unit.groups == groups and unit.conv_aftershuffle[1][0]._kwargs['num_group'] == groups
@@ -19,6 +20,7 @@ def test_v1_groups(groups, width):
 def test_norm_kwargs_reach_every_batchnorm():
     for name in ('shufflenet_v1', 'shufflenet_v2'):
         net = gz.get_model(name, norm_kwargs={'epsilon': 1e-3})
+        net.initialize()
         bns = []
         net.apply(lambda b: bns.append(b) if isinstance(b, nn.BatchNorm) else None)
         assert bns and all(b._kwargs['eps'] == 1e-3 for b in bns)

@@ -64,6 +64,7 @@ def weight_files(tmp_path_factory):
     files = {}
     for arch, name in ((SEG, 'hrnet_w18_small_v1_s'), (POSE, 'mobile_pose_mobilenet1.0')):
         net = gz.get_model(name)
+        net.initialize()
         net(mx.nd.zeros((1, 3, 64, 64)))
         for p in net.collect_params('.*bias|.*beta|.*running_mean').values():
             p.set_data(mx.nd.random.uniform(-0.5, 0.5, shape=p.shape))

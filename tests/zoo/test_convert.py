@@ -118,6 +118,7 @@ def test_mapping_refuses_a_different_architecture():
     import mxnet as mx
     from gluonzoo.convert import torch_to_gluon
     net = gz.get_model('mobilenetv2_0.5')
+    net.initialize()
     net(mx.nd.zeros((1, 3, 32, 32)))
     with pytest.raises(BadInputError, match='shape'):
         torch_to_gluon(load_torch_checkpoint(real_pth()), net)

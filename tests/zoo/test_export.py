@@ -18,6 +18,7 @@ def test_symbol_export_round_trips(pretrained_home, tmp_path):
 
 def test_export_needs_a_shape_and_a_known_format(tmp_path):
     net = gz.get_model('mobilenetv2_0.25')
+    net.initialize()
     with pytest.raises(gz.GluonzooError, match='needs input_shape'):
         gz.export(net, str(tmp_path / 'x'))
     with pytest.raises(gz.GluonzooError, match="format 'tflite'"):

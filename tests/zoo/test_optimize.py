@@ -89,6 +89,7 @@ def test_a_wrong_fusion_keeps_the_plain_path_with_one_warning():
     # MXNet 1.9.1 fuses the pre-activation residual's conv + sum of CIFAR ResNet v2 wrongly
     mx.random.seed(0)
     net = gz.get_model('cifar_resnet20_v2', classes=4)
+    net.initialize()
     x = mx.nd.random.uniform(shape=(2, 3, 32, 32))
     want = net(x).asnumpy()
     with pytest.warns(UserWarning, match=r'oneDNN backend cannot take it \(its outputs differ') as caught:
@@ -96,7 +97,9 @@ def test_a_wrong_fusion_keeps_the_plain_path_with_one_warning():
     assert len([w for w in caught if 'oneDNN' in str(w.message)]) == 1
     assert not is_optimized(net) and net._active
     assert _rel(want, net(x).asnumpy()) < 1e-5
-    raw = gz.optimize(gz.get_model('cifar_resnet20_v2', classes=4), x, check=False)
+    raw = gz.get_model('cifar_resnet20_v2', classes=4)
+    raw.initialize()
+    raw = gz.optimize(raw, x, check=False)
     assert is_optimized(raw)  # unchecked, the wrong graph stays: the check is what keeps it off
 
 
@@ -104,6 +107,7 @@ def test_a_failing_partition_keeps_the_plain_path_with_one_warning():
     # MXNet 1.9.1 hands SE-ResNet's fused convs parameters of the wrong shape
     mx.random.seed(0)
     net = gz.get_model('se_resnet18_v1', classes=4)
+    net.initialize()
     x = mx.nd.random.uniform(shape=(1, 3, 32, 32))
     want = net(x).asnumpy()
     with pytest.warns(UserWarning, match=r'oneDNN backend cannot take it \(it fails: .*Shape inconsistent') as caught:
@@ -117,6 +121,7 @@ def test_static_shape_failing_on_the_second_run_falls_back_to_dynamic_shapes():
     # resnet18_v1's fused graph with static_shape fails on its second run ("can't generate TBlob for MKLDNN data")
     mx.random.seed(0)
     net = gz.get_model('resnet18_v1', classes=4)
+    net.initialize()
     x = mx.nd.random.uniform(shape=(1, 3, 32, 32))
     want = net(x).asnumpy()
     gz.optimize(net, x)
@@ -156,6 +161,7 @@ def test_classify_runs_the_fused_net_and_gives_the_plain_results():
     for _ in range(2):
         mx.random.seed(0)
         nets.append(gz.get_model('mobilenetv2_0.25', classes=5))
+        nets[-1].initialize()
         nets[-1](mx.nd.zeros((1, 3, 32, 32)))  # weights drawn now, after the seed
     plain, fused = nets
     want = classify(plain, images, topk=5, batch_size=2, preprocess=pre, optimize=False)

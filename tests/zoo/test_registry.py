@@ -67,11 +67,13 @@ def test_shape_option_contradicting_checkpoint_is_refused():
         gz.get_model('mobilenetv2_1.0', pretrained=True, head_bias=False)
     # without weights the option is free
     net = gz.get_model('mobilenetv2_1.0', head_bias=True)
+    net.initialize()
     assert 'output.0.bias' in net._collect_params_with_prefix()
 
 
 def test_checkpoint_name_without_pretrained_builds_its_config_unloaded():
     net = gz.get_model('mobilenetv2_1.0.in1k')
+    net.initialize()
     assert 'output.0.bias' in net._collect_params_with_prefix()
     assert not hasattr(net, 'weights')
 

@@ -72,6 +72,7 @@ def test_classes_on_a_model_without_classes():
 
 def test_class_names_without_weights():
     net = gz.get_model('resnet18_v1', classes=['cat', 'dog'])
+    net.initialize()
     assert net.classes == ['cat', 'dog'] and net(mx.nd.zeros((1, 3, 32, 32))).shape == (1, 2)
 
 
@@ -150,6 +151,7 @@ def test_a_detector_gets_its_backbone_from_the_registry_and_meets_the_detection_
     task = get_task('object-detection')
     with registered('toy_detector', ToyDetector, task='object-detection', test_input=(2, 3, 64, 64)):
         net = gz.get_model('toy_detector', pretrained_base=False)
+        net.initialize()
         assert net.features.names == ['features.22'] and net.features.strides == [32]
         x = gz.registry.get_entry('toy_detector').example_inputs()
         outs = net(*x)
@@ -182,9 +184,11 @@ def test_record_transforms_is_the_eval_preprocessing():
 
 
 def test_reset_class_before_the_first_forward():
-    net = gz.get_model('mobilenetv2_0.25')  # initialized, the head's input size still deferred
+    net = gz.get_model('mobilenetv2_0.25')  # initialized below, the head's input size still deferred
+    net.initialize()
     net.reset_class(5)
     assert net(mx.nd.zeros((1, 3, 64, 64))).shape == (1, 5) and net.classes is None
     fresh = gz.get_model('mobilenetv2_0.25')
+    fresh.initialize()
     with pytest.raises(ValueError, match="reuse_weights needs the old head's weights"):
         fresh.reset_class(['a'], reuse_weights={'a': 0})

@@ -207,7 +207,7 @@ def build_pose_net(cfg, joints, ctx=None):
     engine's Xavier; a layer with its own initializer keeps it: MobilePose's last conv, Normal(0.001), as GluonCV's).
     """
     import mxnet as mx
-    from ...registry import get_model
+    from ...registry import get_model, initialize_unset
     from ...train.engine import _context
     ctx = ctx or _context(cfg)
     mx.random.seed(cfg.seed)
@@ -218,6 +218,7 @@ def build_pose_net(cfg, joints, ctx=None):
         raise ValueError(f"init {cfg.init!r} is not 'xavier' or 'uniform'")
     kwargs = dict({'pretrained_base': True}, **cfg.model_kwargs)
     net = get_model(cfg.model, num_joints=len(joints), joints=tuple(joints), ctx=ctx, pretrained_ctx=ctx, **kwargs)
+    initialize_unset(net, ctx)  # the draws get_model made before issue 26: the recipes' logs stay reproducible
     if kwargs['pretrained_base'] is False:
         net.initialize(init, ctx=ctx, force_reinit=True)
     else:  # the heads: MobilePose's upsampling, SimplePose's deconv_layers and final_layer

@@ -221,7 +221,7 @@ def build_segmenter(cfg, classes, ctx=None):
     magnitude 2). Not Gluon's default uniform(0.07), which GluonCV's heads get: on fcn_mobilenetv2_1.0's narrow
     heads (24 and 8 channels) it left the digit classes at chance after 60 steps, where Xavier separated them."""
     import mxnet as mx
-    from ...registry import get_model
+    from ...registry import get_model, initialize_unset
     from ...train.engine import _context
     ctx = ctx or _context(cfg)
     mx.random.seed(cfg.seed)
@@ -233,6 +233,7 @@ def build_segmenter(cfg, classes, ctx=None):
             net.reset_class(classes, reuse_weights=[c for c in classes if c in (net.classes or [])])
         return net
     net = get_model(cfg.model, classes=classes, ctx=ctx, **cfg.model_kwargs)
+    initialize_unset(net, ctx)  # the draws get_model made before issue 26: the recipes' logs stay reproducible
     init = {'xavier': mx.init.Xavier(rnd_type='gaussian', factor_type='in', magnitude=2),
             'uniform': mx.init.Uniform()}.get(cfg.init)  # the engine's (train.engine.build_net)
     if init is None:

@@ -51,10 +51,12 @@ class Preprocess:
 
 
 def _resolve(net_or_name, pretrained, ctx):
-    from ..registry import get_entry, get_model
+    from ..registry import get_entry, get_model, initialize_unset
     if isinstance(net_or_name, str):
         entry = get_entry(net_or_name)
-        return get_model(net_or_name, pretrained=pretrained and bool(entry.weights), ctx=ctx), entry.name
+        net = get_model(net_or_name, pretrained=pretrained and bool(entry.weights), ctx=ctx)
+        initialize_unset(net, ctx)  # no weights: random init (a no-op for a loaded net)
+        return net, entry.name
     return net_or_name, getattr(getattr(net_or_name, 'weights', None), 'arch', None) or type(net_or_name).__name__
 
 

@@ -72,10 +72,11 @@ def verify_export(name, input_shape=None, batch=2, seed=0):
     ORT. Image models export at batch 1 and compare at `batch`, which checks the dynamic batch axis; text models
     use the registry's example inputs. Returns the worst relative error; raises ParityError above 1e-4."""
     import mxnet as mx
-    from ..registry import get_entry, get_model
+    from ..registry import get_entry, get_model, initialize_unset
     from .core import export
     entry = get_entry(name)
     net = get_model(name, pretrained=bool(entry.weights))
+    initialize_unset(net)  # no weights: random init
     w = getattr(net, 'weights', None)
     mx.random.seed(seed)
     if callable(entry.test_input) and input_shape is None:

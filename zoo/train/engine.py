@@ -72,10 +72,11 @@ def build_net(cfg, ctx, extra=None):
 
     `extra`: builder kwargs the data decides (a language model's vocab_size), under the config's own."""
     import mxnet as mx
-    from ..registry import get_model
+    from ..registry import get_model, initialize_unset
     kwargs = dict(extra or {}, **cfg.model_kwargs)
     net = get_model(cfg.model, pretrained=cfg.pretrained, classes=cfg.classes, ctx=ctx, **kwargs)
     if not cfg.pretrained:
+        initialize_unset(net, ctx)  # the draws get_model made before issue 26: the recipes' logs stay reproducible
         init = {'xavier': mx.init.Xavier(rnd_type='gaussian', factor_type='in', magnitude=2),
                 'uniform': mx.init.Uniform()}.get(cfg.init)
         if init is None:

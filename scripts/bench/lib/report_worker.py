@@ -107,7 +107,9 @@ class Gluonzoo(MXNetSide):
         if model == 'resnet50_v1':
             sys.path.insert(0, os.path.dirname(HERE))
             from vision_models import conv_dense_flops
-            notes['gflops'] = conv_dense_flops(gz.get_model(model), SIDE[model]) / 1e9
+            counted = gz.get_model(model)
+            counted.initialize()
+            notes['gflops'] = conv_dense_flops(counted, SIDE[model]) / 1e9
         return {'variants': list(self.nets), 'skipped': skipped, 'files': files, 'notes': notes}
 
     def fp32(self, batch):
@@ -121,6 +123,7 @@ class Gluonzoo(MXNetSide):
         for v in ('plain', 'optimized'):
             mx.random.seed(0)  # the same weights for both
             self.nets[v] = gz.get_model(model, **kw)
+            self.nets[v].initialize()
             self.nets[v](*x)  # settle deferred shapes
         self.nets['plain'].hybridize(static_alloc=True, static_shape=True)
         with warnings.catch_warnings(record=True) as caught:

@@ -30,7 +30,7 @@ def build(cfg, classes):
     """The pretrained encoder under a new classifier (GluonNLP's BERTClassifier on the pooled output)."""
     import mxnet as mx
 
-    from gluonzoo.registry import get_model, get_weights
+    from gluonzoo.registry import get_model, get_weights, initialize_unset
     from gluonzoo.text import gluonnlp_api
     from gluonzoo.text.models._gluonnlp import dataset_of
     from gluonzoo.text.models.bert import BERTClassifier
@@ -43,6 +43,7 @@ def build(cfg, classes):
                                       use_pooler=True, use_decoder=False, use_classifier=False)[0]
     else:
         bert = get_model(cfg.model, pretrained=cfg.pretrained)
+    initialize_unset(bert)  # pretrained=False: random, drawn where get_model drew before issue 26 (a no-op if loaded)
     net = BERTClassifier(bert, num_classes=classes, dropout=kwargs.pop('dropout', 0.0))
     if kwargs:
         raise ValueError(f'this recipe takes only dropout in --model-kwargs, not {sorted(kwargs)}')

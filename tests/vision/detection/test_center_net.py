@@ -41,6 +41,7 @@ def test_gluoncv_params_load_strictly_and_match(gluoncv_files, name):
         assert all(len(np.unique(row)) == len(row) for row in scores), 'the reference has tied scores'
     x = mx.nd.array(ref['x'])
     net = gz.get_model(name, pretrained_base=False)
+    net.initialize()
     net(x)  # every shape known, so loading checks them all
     net.load_parameters(str(gluoncv_files / f'{name}.params'))  # strict: no missing, no extra, same shapes
     feat = net.base_network(x)
@@ -52,9 +53,9 @@ def test_gluoncv_params_load_strictly_and_match(gluoncv_files, name):
             net.hybridize(hybrid)
             ids, scores, boxes = (o.asnumpy() for o in net(x))
             k = ref['ids' + suffix].shape[1]
-            assert ids.shape == (2, k, 1) and scores.shape == (2, k, 1) and boxes.shape == (2, k, 4)
-            assert (ids[..., 0] == ref['ids' + suffix]).all(), f'class ids or their order differ ({suffix}, {hybrid})'
-            _close(scores[..., 0], ref['scores' + suffix])
+            assert ids.shape == (2, k) and scores.shape == (2, k) and boxes.shape == (2, k, 4)  # GluonCV's
+            assert (ids == ref['ids' + suffix]).all(), f'class ids or their order differ ({suffix}, {hybrid})'
+            _close(scores, ref['scores' + suffix])
             _close(boxes, ref['bboxes' + suffix])
 
 
@@ -66,8 +67,8 @@ def test_decoder_box_arithmetic():
     wh[1, :, 3, 1] = mx.nd.array([2, 4])
     reg[1, :, 3, 1] = mx.nd.array([0.5, 0.25])
     ids, scores, boxes = decode_centers(mx.nd, heat, wh, reg, topk=2, scale=4.0)
-    assert ids[1, :, 0].asnumpy().tolist() == [2, 0]
-    np.testing.assert_allclose(scores[1, :, 0].asnumpy(), [0.9, 0.5])
+    assert ids[1].asnumpy().tolist() == [2, 0]
+    np.testing.assert_allclose(scores[1].asnumpy(), [0.9, 0.5])
     # centre (1 + 0.5, 3 + 0.25) cells, 2 x 4 cells, times 4 pixels a cell
     np.testing.assert_allclose(boxes[1, 0].asnumpy(), [(1.5 - 1) * 4, (3.25 - 2) * 4, (1.5 + 1) * 4, (3.25 + 2) * 4])
     np.testing.assert_allclose(boxes[1, 1].asnumpy(), [16, 0, 16, 0])
@@ -77,6 +78,7 @@ def test_decoder_box_arithmetic():
 def small_net():
     mx.random.seed(0)
     net = gz.get_model(SMALL, pretrained_base=False)
+    net.initialize()
     x = mx.nd.random.uniform(shape=(1, 3, 64, 64))
     net(x)
     return net, x
@@ -107,18 +109,19 @@ def test_custom_classes_and_nms():
     net.initialize()
     x = mx.nd.random.uniform(shape=(1, 3, 64, 64))
     ids, scores, boxes = net(x)
-    assert net.classes == ['cat', 'dog'] and ids.shape == (1, 40, 1)
+    assert net.classes == ['cat', 'dog'] and ids.shape == (1, 40)
     get_task('object-detection').check_outputs([ids, scores, boxes], [x], 2)
     net.hybridize()
     net.set_nms(0.45, 400, 10)  # GluonCV's CenterNet ignores it; here it suppresses, per class
     ids, scores, boxes = net(x)
-    assert ids.shape == (1, 10, 1)
+    assert ids.shape == (1, 10)
     get_task('object-detection').check_outputs([ids, scores, boxes], [x], 2)
     net.set_nms(0.45)  # GluonCV's post_nms 100, capped at the 40 rows there are
-    assert net(x)[0].shape == (1, 40, 1)
+    assert net(x)[0].shape == (1, 40)
     net.set_nms()
-    assert net(x)[0].shape == (1, 40, 1) and net.nms_thresh == 0
+    assert net(x)[0].shape == (1, 40) and net.nms_thresh == 0
     count = gz.get_model(SMALL, classes=3, pretrained_base=False)
+    count.initialize()
     assert count.classes == ['class0', 'class1', 'class2'] and count.heads[0][2].weight.shape[0] == 3
     with autograd.train_mode():  # the training outputs: clipped heatmap, sizes, offsets at stride 4
         heat, wh, reg = count(mx.nd.random.uniform(shape=(1, 3, 64, 64)))
@@ -138,6 +141,7 @@ def test_bad_inputs_are_one_line_errors(small_net, gluoncv_files):
     with pytest.raises(BadInputError, match='Nx3xHxW'):
         net(mx.nd.zeros((1, 1, 64, 64)))
     other = gz.get_model(SMALL, classes=['a', 'b'], pretrained_base=False)  # a class list of the wrong length
+    other.initialize()
     other(mx.nd.zeros((1, 3, 64, 64)))
     with pytest.raises(BadInputError, match=r'heads\.0\.2\.weight has shape \(20, 64, 1, 1\), the net wants '
                                             r'\(2, 64, 1, 1\)'):

@@ -60,6 +60,7 @@ def _loaded(files, name, **kwargs):
     job = PARITY[name]
     net = gz.get_model(name, pretrained_base=False, rpn_test_pre_nms=job['rpn_test_pre_nms'],
                        rpn_test_post_nms=job['rpn_test_post_nms'], **kwargs)
+    net.initialize()
     net(mx.nd.zeros(job['shape']))
     net.load_parameters(str(files / f'{name}.params'))  # strict: no missing, no extra, same shapes
     return net
@@ -107,6 +108,7 @@ def test_gluoncv_params_load_strictly_and_match(gluoncv_files, voc_net, name):
 def test_parameter_names_and_shapes_are_gluoncvs(gluoncv_files, name):
     want = {k: tuple(v) for k, v in json.loads((gluoncv_files / f'{name}.json').read_text()).items()}
     net = gz.get_model(name, pretrained_base=False, **NAMES[name], **SMALL)
+    net.initialize()
     net(mx.nd.random.uniform(shape=(1, 3, 64, 64)))
     got = {k: p.shape for k, p in net._collect_params_with_prefix().items()}
     assert sorted(got) == sorted(want)
@@ -138,6 +140,7 @@ def test_mxnet_cpu_roialign_mishandles_skipped_rois():
 
 def test_custom_builder_and_reset_class_keep_reused_rows(gluoncv_files, monkeypatch):
     net = gz.get_model('faster_rcnn_resnet50_v1b_custom', classes=CUSTOM, pretrained_base=False, **SMALL)
+    net.initialize()
     assert net.classes == CUSTOM and net.rpn.anchor_generator.num_depth == 9  # FasterRCNN's three default scales
     voc = _loaded(gluoncv_files, VOC_NET)
     rows = {}
@@ -168,6 +171,7 @@ def test_custom_builder_and_reset_class_keep_reused_rows(gluoncv_files, monkeypa
     monkeypatch.setattr(builders, 'get_model', pretrained)
     old = keep(voc, 'voc')
     net = gz.get_model('faster_rcnn_resnet50_v1b_custom', classes=['dog', 'unicorn', 'person'], transfer='voc')
+    net.initialize()
     assert asked == [('faster_rcnn_resnet50_v1b_voc', True, {})]
     assert net is voc and net.classes == ['dog', 'unicorn', 'person']  # the classes VOC has keep their rows
     same(keep(net, 'custom'), old, [(0, VOC.index('dog')), (2, VOC.index('person'))])

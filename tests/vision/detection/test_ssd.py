@@ -44,7 +44,9 @@ def gluoncv_files(tmp_path_factory):
 
 
 def _small(name='ssd_300_mobilenet0.25_voc', **kwargs):
-    return gz.get_model(name, pretrained_base=False, **kwargs)
+    net = gz.get_model(name, pretrained_base=False, **kwargs)
+    net.initialize()  # random weights (get_model leaves them to the caller, as GluonCV's)
+    return net
 
 
 @pytest.mark.parametrize('name,shape', CASES)
@@ -135,6 +137,7 @@ def test_set_nms_and_batches():
 
 def test_custom_builders(gluoncv_files, monkeypatch):
     net = gz.get_model('ssd_300_mobilenet0.25_custom', classes=['cat', 'dog'], pretrained_base=False)
+    net.initialize()
     assert net.classes == ['cat', 'dog']
     ids = net(mx.nd.random.uniform(shape=(1, 3, 64, 64)))[0].asnumpy()
     assert set(np.unique(ids)) <= {-1, 0, 1}
@@ -143,6 +146,7 @@ def test_custom_builders(gluoncv_files, monkeypatch):
     monkeypatch.setattr(store, 'fetch', lambda w, root=None, progress=True: (
         str(gluoncv_files / 'ssd_300_vgg16_atrous_voc.params') if w is voc else pytest.fail(f'fetched {w.name}')))
     net = gz.get_model('ssd_300_vgg16_atrous_custom', classes=['zebra', 'dog'], transfer='voc')
+    net.initialize()
     assert net.classes == ['zebra', 'dog']
     w = net.class_predictors[1].predictor.weight.data().asnumpy()
     old = mx.nd.load(str(gluoncv_files / 'ssd_300_vgg16_atrous_voc.params'))['class_predictors.1.predictor.weight']

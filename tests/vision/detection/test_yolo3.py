@@ -29,7 +29,9 @@ def gluoncv_files(tmp_path_factory):
 
 
 def _small(**kwargs):
-    return gz.get_model('yolo3_mobilenet0.25_voc', pretrained_base=False, **kwargs)
+    net = gz.get_model('yolo3_mobilenet0.25_voc', pretrained_base=False, **kwargs)
+    net.initialize()  # random weights (get_model leaves them to the caller, as GluonCV's)
+    return net
 
 
 @pytest.mark.parametrize('name,shape,kwargs', CASES)
@@ -95,12 +97,15 @@ def test_set_nms():
 
 def test_custom_builder_and_transfer(monkeypatch, tmp_path):
     net = gz.get_model('yolo3_mobilenet1.0_custom', classes=['cat', 'zebra'], pretrained_base=False)
+    net.initialize()
     assert net.classes == ['cat', 'zebra'] and net(mx.nd.zeros((1, 3, 64, 64)))[0].shape == (1, 100, 1)
     voc = gz.get_model('yolo3_mobilenet1.0_voc', pretrained_base=False)  # stands in for GluonCV's VOC checkpoint
+    voc.initialize()
     voc(mx.nd.zeros((1, 3, 32, 32)))
     voc.save_parameters(str(tmp_path / 'voc.params'))
     monkeypatch.setattr(store, 'fetch', lambda w, root=None, **kw: tmp_path / 'voc.params')
     net = gz.get_model('yolo3_mobilenet1.0_custom', classes=['zebra', 'cat'], transfer='voc')
+    net.initialize()
     assert net.classes == ['zebra', 'cat']
     n_old, n_new = 5 + len(VOC), 5 + 2
     w, nw = voc.yolo_outputs[0].prediction.weight.data(), net.yolo_outputs[0].prediction.weight.data()

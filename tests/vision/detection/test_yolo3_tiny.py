@@ -193,6 +193,7 @@ def test_plot_bbox(tmp_path):
 def random_net():
     mx.random.seed(0)
     net = gz.get_model(NAME)
+    net.initialize()
     for p in net.collect_params('.*bias').values():  # Gluon starts biases at 0: make the copied rows visible
         p.set_data(mx.nd.random.uniform(shape=p.shape))
     return net
@@ -238,6 +239,7 @@ def test_reset_class_by_index_and_list():
 ])
 def test_reset_class_refuses_bad_input(classes, reuse, message):
     net = gz.get_model(NAME)
+    net.initialize()
     with pytest.raises(ValueError, match=message) as e:
         net.reset_class(classes, reuse_weights=reuse)
     assert len(str(e.value).splitlines()) == 1 and len(net.classes) == 80  # nothing changed
@@ -253,6 +255,7 @@ def test_converter_refuses_another_cfg(tmp_path):
 
 def test_set_nms_and_input_check():
     net = gz.get_model(NAME)
+    net.initialize()
     x = mx.nd.random.uniform(shape=(1, 3, 64, 64))
     net.hybridize()
     assert net(x)[0].shape == (1, 100, 1)  # GluonCV's post_nms

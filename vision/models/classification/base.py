@@ -11,9 +11,14 @@ import mxnet as mx
 from mxnet.gluon import nn
 
 from ....errors import BadInputError
-from ....heads import reset_head
+from ....heads import _output_layer, reset_head
 
 Stage = collections.namedtuple('Stage', 'name channels stride')
+
+
+def saved_parameters(filename):
+    """{structural name: shape} of a Gluon parameter file (the 'arg:'/'aux:' prefixes of exported ones dropped)."""
+    return {k.split(':', 1)[-1]: v.shape for k, v in mx.nd.load(str(filename)).items()}
 
 
 class Classifier(nn.HybridBlock):
@@ -51,6 +56,32 @@ class Classifier(nn.HybridBlock):
             raise BadInputError(f'{type(self).__name__} takes batches of shape Nx{self.in_channels}x{hw} '
                                 f'(NCHW), got {"x".join(map(str, shape))}; resize/convert the images '
                                 f'(the weights record\'s preprocess says how)')
+
+    def load_parameters(self, filename, ctx=None, allow_missing=False, ignore_extra=False, cast_dtype=False,
+                        dtype_source='current'):
+        """Gluon's load_parameters; a file whose head does not fit says which option would build a net it fits
+        (`classes=N`, or the family's own, e.g. MobileNetV2's `head_bias`)."""
+        try:
+            return super().load_parameters(filename, ctx=ctx, allow_missing=allow_missing, ignore_extra=ignore_extra,
+                                           cast_dtype=cast_dtype, dtype_source=dtype_source)
+        except (AssertionError, ValueError) as e:
+            hint = self._fitting_options(saved_parameters(filename))
+            if not hint:
+                raise
+            raise BadInputError(f'{filename} does not fit this {type(self).__name__} '
+                                f'({str(e).splitlines()[0].rstrip(".")}): it was saved from one built with {hint}; '
+                                f'pass that to get_model') from None
+
+    def _fitting_options(self, saved):
+        """The builder options (text, e.g. 'classes=10') under which this net's head would fit the `saved`
+        {structural name: shape} of a parameter file, or '' when the head is not what differs."""
+        _, _, layer = _output_layer(self, self.head_name)
+        own = {id(p): k for k, p in self._collect_params_with_prefix().items()}
+        key = own.get(id(layer.weight))
+        if key is None or key not in saved:
+            return ''
+        classes = saved[key][0]
+        return f'classes={classes}' if classes != layer.weight.shape[0] else ''
 
     def reset_class(self, classes, reuse_weights=None):
         """A fresh output layer for `classes` (a count or a list of names), GluonCV's detection API: the rows of

@@ -3,7 +3,9 @@
 Layout: blocks -> model -> converter -> weights records -> registered builders.
 Parameter names follow GluonCV's structure (`features.N...`, `output.0.weight`) so its .params files load as they
 are. The only option GluonCV lacks is `head_bias`: torchvision's classifier is a Linear with bias, GluonCV's a
-bias-free 1x1 conv; the torchvision-converted checkpoint sets head_bias=True in its record.
+bias-free 1x1 conv; the torchvision-converted checkpoint sets head_bias=True in its record. `get_model(name)` builds
+GluonCV's parameter set (no bias), and `load_parameters` gives the head a bias or drops it to fit the file, so files
+saved from either build load into either.
 """
 from mxnet.gluon import nn
 
@@ -13,7 +15,7 @@ from ....weights import ONE_THREAD, Source, Weights
 from ...layers import conv_bn
 from ...meta import DIGITS, IMAGENET, IMAGENET1K
 from ._gluoncv import gluoncv
-from .base import Classifier, last_per_stride
+from .base import Classifier, last_per_stride, saved_parameters
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -75,6 +77,25 @@ class MobileNetV2(Classifier):
                 self.output.add(nn.Conv2D(classes, 1, use_bias=head_bias, prefix='pred_'), nn.Flatten())
 
         self.feature_info = last_per_stride(candidates)
+
+    def load_parameters(self, filename, *args, **kwargs):
+        """Gluon's load_parameters; the head takes or drops its bias to fit the file (`output.0.bias`), so a file
+        saved from the in1k checkpoint's net (head_bias=True) loads into get_model('mobilenetv2_1.0') and a
+        GluonCV-shaped one (no bias) into the in1k-built net."""
+        has_bias = 'output.0.bias' in saved_parameters(filename)
+        if has_bias != (self.output[0].bias is not None):
+            self.set_head_bias(has_bias)
+        return super().load_parameters(filename, *args, **kwargs)
+
+    def set_head_bias(self, head_bias):
+        """Rebuild the 1x1-conv head with or without a bias (fresh, uninitialized; same parameter names)."""
+        old = self.output[0]
+        k = old._kwargs
+        self.output.register_child(nn.Conv2D(old.weight.shape[0], k['kernel'], use_bias=head_bias,
+                                             in_channels=old.weight.shape[1], prefix=old.prefix), '0')
+        self._clear_cached_op()
+        if getattr(self, '_active', False):  # a hybridized net: the new layer joins the cached graph
+            self.hybridize(True, **dict(self._flags))
 
 
 # -- converter ----------------------------------------------------------------------------------------------------

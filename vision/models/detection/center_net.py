@@ -101,7 +101,7 @@ def _head(name, outputs, channels, bias=0.0):
 
 
 def decode_centers(F, key, wh, reg, topk, scale, logits=False):
-    """(ids, scores, boxes), (B, topk, 1/1/4), of the `topk` best cells of `key` (B, C, H, W) over all classes:
+    """(ids, scores, boxes), (B, topk) / (B, topk) / (B, topk, 4) as GluonCV's, of the `topk` best cells of `key` (B, C, H, W) over all classes:
     a box is centred on its cell plus the `reg` offset, `wh` wide and high, times `scale` (GluonCV's
     CenterNetDecoder). `key` is the peak-masked heatmap, or with `logits` its logits (scores: their sigmoid).
     Cells are gathered by flat row (take) rather than gather_nd."""
@@ -122,7 +122,7 @@ def decode_centers(F, key, wh, reg, topk, scale, logits=False):
     hw, hh = bw / 2, bh / 2
     boxes = F.stack(cx - hw, cy - hh, cx + hw, cy + hh, axis=-1) * scale
     scores = F.sigmoid(values) if logits else values
-    return cls.astype('float32').expand_dims(-1), scores.expand_dims(-1), boxes
+    return cls.astype('float32'), scores, boxes
 
 
 # -- model --------------------------------------------------------------------------------------------------------
@@ -130,8 +130,8 @@ class CenterNet(nn.HybridBlock):
     """CenterNet over a stride-`scale` `base_network`: heads `heads.0` heatmap (one channel a class), `heads.1` box
     size, `heads.2` center offset, each with `head_channels` hidden channels.
 
-    In training it returns (clipped heatmap, wh, offset) for the losses; in inference `(ids, scores, bboxes)`, each
-    (B, topk, 1/1/4), best first. `flip_test` averages the heatmap and sizes of the mirrored picture in. GluonCV's
+    In training it returns (clipped heatmap, wh, offset) for the losses; in inference `(ids, scores, bboxes)`, of
+    GluonCV's shapes (B, topk), (B, topk), (B, topk, 4) (not the (B, K, 1) of the other detectors), best first. `flip_test` averages the heatmap and sizes of the mirrored picture in. GluonCV's
     NMS is off (nms_thresh 0) and its CenterNet ignores set_nms; here `set_nms(thresh in (0, 1))` does suppress,
     per class, keeping `post_nms` rows.
     """
@@ -217,7 +217,9 @@ class CenterNet(nn.HybridBlock):
             key = F.where(peaks, logits, F.ones_like(logits) * -1e30)
         ids, scores, boxes = decode_centers(F, key, wh, reg, self.topk, self.scale, logits=not self.flip_test)
         if 0 < self.nms_thresh < 1:
-            return nms(F, rows(F, ids, scores, boxes), self.nms_thresh, self.nms_topk, self.post_nms)
+            ids, scores, boxes = nms(F, rows(F, ids.expand_dims(-1), scores.expand_dims(-1), boxes), self.nms_thresh,
+                                     self.nms_topk, self.post_nms)
+            ids, scores = ids.reshape((0, -1)), scores.reshape((0, -1))  # the same (B, K) layout without NMS
         return ids, scores, boxes
 
 

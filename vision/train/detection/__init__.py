@@ -200,7 +200,7 @@ def build_detector(cfg, classes, ctx=None):
     seed as the registry does (Gluon's default), an SSD's predictors as GluonCV's (Xavier, magnitude 2; zero
     bias)."""
     import mxnet as mx
-    from ....registry import get_model
+    from ....registry import get_model, initialize_unset
     from ....train.engine import _context
     ctx = ctx or _context(cfg)
     mx.random.seed(cfg.seed)
@@ -212,6 +212,7 @@ def build_detector(cfg, classes, ctx=None):
             net.reset_class(classes, reuse_weights=[c for c in classes if c in net.classes])
         return net
     net = get_model(cfg.model, classes=classes, ctx=ctx, **cfg.model_kwargs)
+    initialize_unset(net, ctx)  # the draws get_model made before issue 26: the recipes' logs stay reproducible
     if family_of(cfg.model) == 'ssd':
         for block in (net.class_predictors, net.box_predictors):
             block.initialize(mx.init.Xavier(magnitude=2), ctx=ctx, force_reinit=True)
