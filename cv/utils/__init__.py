@@ -9,6 +9,7 @@ from gluonzoo.filesystem import (PathTree, check_sha1, download, import_try_inst
 from gluonzoo.gluon_helpers import (TrainingHistory, freeze_bn, import_dummy_module, purge_model_nan,
                                     recursive_visit, seed, set_lr_mult, split_and_load, split_data)
 from gluonzoo.lr_scheduler import LRScheduler, LRSequential
+from gluonzoo.parallel import DataParallelCriterion, DataParallelModel, Parallel, Parallelizable, parallel_backward
 from gluonzoo.vision.bbox_utils import bbox_clip_xyxy, bbox_iou, bbox_xywh_to_xyxy, bbox_xyxy_to_xywh
 from gluonzoo.vision.compat import check_version
 from gluonzoo.vision.export_helper import export_block

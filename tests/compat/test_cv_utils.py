@@ -62,7 +62,8 @@ def _inputs(rng):
              rcnn_label=f32(rng.integers(0, 4, (2, 5))), rcnn_cls=f32(rng.normal(0, 1, (2, 5, 4))),
              mask_target=f32(rng.random((2, 3, 7, 7))), mask_weight=f32(rng.integers(0, 2, (2, 3, 7, 7))),
              mask_logits=f32(rng.normal(0, 1, (2, 3, 7, 7))), acc_label=f32(rng.integers(-1, 3, 12)),
-             acc_pred=f32(rng.random((12, 4))))
+             acc_pred=f32(rng.random((12, 4))), par_w=f32(rng.normal(0, 1, (2, 3))), par_x=f32(rng.normal(0, 1, (5, 3))),
+             par_y=f32(rng.normal(0, 1, (5, 2))))
     return d
 
 
@@ -346,3 +347,33 @@ def test_efficientnet_crops_match_gluoncv(ref):
     assert [list(c.size), int(np.asarray(c, np.int64).sum())] == meta['center_crop']
     with pytest.raises(ValueError, match='min_covered'):
         EfficientNetRandomCrop(24, area_range=(0.9, 0.2))
+
+
+def test_data_parallel_helpers_match_gluoncv(ref):
+    d, arrays, _, _ = ref
+    from gluonzoo.cv.utils import parallel
+    net = mx.gluon.nn.Dense(2, in_units=3)
+    net.initialize()
+    net.weight.set_data(mx.nd.array(d['par_w']))
+    net.bias.set_data(mx.nd.zeros(2))
+    ctx = [mx.cpu(0), mx.cpu(1)]
+    model = parallel.DataParallelModel(net, ctx, sync=True)
+    criterion = parallel.DataParallelCriterion(mx.gluon.loss.L2Loss(), ctx, sync=True)
+    with mx.autograd.record():
+        outs = model(mx.nd.array(d['par_x']))
+        losses = criterion(outs, mx.nd.array(d['par_y']))
+    parallel.parallel_backward(losses)
+    assert [o[0].context for o in outs] == ctx
+    np.testing.assert_allclose(np.concatenate([o[0].asnumpy() for o in outs]), arrays['par_out'], rtol=1e-6)
+    np.testing.assert_allclose(np.concatenate([x.asnumpy() for x in losses]), arrays['par_loss'], rtol=1e-6)
+    np.testing.assert_allclose(sum(g.asnumpy() for g in net.weight.list_grad()), arrays['par_grad'], rtol=1e-5)
+
+    class Square(parallel.Parallelizable):
+        def forward_backward(self, x):
+            return x * x
+    pool = parallel.Parallel(2, Square())
+    for i in range(5):
+        pool.put(i)
+    assert sorted(pool.get() for _ in range(5)) == [0, 1, 4, 9, 16]
+    with pytest.raises(ValueError, match='devices'):
+        parallel.DataParallelCriterion(mx.gluon.loss.L2Loss(), ctx)(outs[:1], mx.nd.array(d['par_y']))

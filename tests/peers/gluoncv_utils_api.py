@@ -122,6 +122,22 @@ def main(job):
         'intersectionAndUnion': floats(segm.intersectionAndUnion(d['seg_pred'].argmax(1) + 1, d['seg_label'] + 1,
                                                                  4))}
     out['metrics'] = metrics
+    # utils.parallel on two CPU contexts: outputs, losses and the gradient after parallel_backward
+    from gluoncv.utils import parallel
+    net = mx.gluon.nn.Dense(2, in_units=3)
+    net.initialize()
+    net.weight.set_data(mx.nd.array(d['par_w']))
+    net.bias.set_data(mx.nd.zeros(2))
+    ctx = [mx.cpu(0), mx.cpu(1)]
+    model = parallel.DataParallelModel(net, ctx, sync=True)
+    criterion = parallel.DataParallelCriterion(mx.gluon.loss.L2Loss(), ctx, sync=True)
+    with mx.autograd.record():
+        outs = model(mx.nd.array(d['par_x']))
+        losses = criterion(outs, mx.nd.array(d['par_y']))
+    parallel.parallel_backward(losses)
+    arrays['par_out'] = np.concatenate([o[0].asnumpy() for o in outs])
+    arrays['par_loss'] = np.concatenate([l.asnumpy() for l in losses])
+    arrays['par_grad'] = sum(g.asnumpy() for g in net.weight.list_grad())
     # EfficientNet's crops of a PIL picture, Python's random seeded
     import random
     from PIL import Image
