@@ -1,4 +1,26 @@
-"""gluonnlp.data: placeholder, filled in by the drop-in work."""
+"""gluonnlp.data: datasets, transforms, tokenizers, samplers, streams and batchify (gluonzoo.text.data)."""
 from gluonzoo import aliases
+from gluonzoo.text.data.datasets import (ConcatDataset, CorpusDataset, Counter, DatasetStream, DataStream,  # noqa: F401
+                                         NumpyDataset, PrefetchingStream, SimpleDataStream, SimpleDatasetStream,
+                                         Splitter, TextLineDataset, TSVDataset, concat_sequence, count_tokens,
+                                         create, line_splitter, list_datasets, register, slice_sequence,
+                                         train_valid_split, whitespace_splitter)
+from gluonzoo.text.data.sampler import (ConstWidthBucket, ExpWidthBucket, FixedBucketSampler,  # noqa: F401
+                                        LinearWidthBucket, SortedBucketSampler, SortedSampler, SplitSampler)
+from gluonzoo.text.data.transforms import (BERTBasicTokenizer, BERTSentenceTransform, BERTSPTokenizer,  # noqa: F401
+                                           ClipSequence, PadSequence, SacreMosesDetokenizer, SacreMosesTokenizer,
+                                           SentencepieceDetokenizer, SentencepieceTokenizer)
+from gluonzoo.text.gluonnlp_api import BERTTokenizer, get_tokenizer  # noqa: F401
+
+from . import batchify  # noqa: F401
+
+__all__ = ['BERTBasicTokenizer', 'BERTSPTokenizer', 'BERTSentenceTransform', 'BERTTokenizer', 'ClipSequence',
+           'ConcatDataset', 'ConstWidthBucket', 'CorpusDataset', 'Counter', 'DataStream', 'DatasetStream',
+           'ExpWidthBucket', 'FixedBucketSampler', 'LinearWidthBucket', 'NumpyDataset', 'PadSequence',
+           'PrefetchingStream', 'SacreMosesDetokenizer', 'SacreMosesTokenizer', 'SentencepieceDetokenizer',
+           'SentencepieceTokenizer', 'SimpleDataStream', 'SimpleDatasetStream', 'SortedBucketSampler',
+           'SortedSampler', 'SplitSampler', 'Splitter', 'TSVDataset', 'TextLineDataset', 'batchify',
+           'concat_sequence', 'count_tokens', 'create', 'get_tokenizer', 'line_splitter', 'list_datasets',
+           'register', 'slice_sequence', 'train_valid_split', 'whitespace_splitter']
 
 __getattr__ = aliases.children(__name__)

@@ -166,3 +166,51 @@ class NamedTuple:
             raise BadInputError(f'NamedTuple samples must be {self._container.__name__}, '
                                 f'got {type(data[0]).__name__}')
         return self._container(*[fn([d[i] for d in data]) for i, fn in enumerate(self._fns)])
+
+
+# -- language-model batchify (GluonNLP's batchify.language_model) ---------------------------------------------------
+class CorpusBatchify:
+    """A token list -> a SimpleDataset of its ids as `batch_size` columns (the tail that does not fill a row of
+    all columns dropped): sample t is the NDArray row of the t-th token of every column."""
+
+    def __init__(self, vocab, batch_size):
+        self._vocab, self._batch_size = vocab, batch_size
+
+    def __call__(self, data):
+        import mxnet as mx
+        n = len(data) // self._batch_size
+        if n == 0:
+            raise BadInputError(f'CorpusBatchify: {len(data)} tokens do not fill one row of batch_size='
+                                f'{self._batch_size}')
+        ids = self._vocab[list(data[:n * self._batch_size])]
+        return mx.gluon.data.SimpleDataset(mx.nd.array(ids).reshape(self._batch_size, -1).T)
+
+
+class CorpusBPTTBatchify:
+    """A token list -> a SimpleDataset of (data, target) pairs of shape (seq_len, batch_size), target shifted by
+    one token; last_batch='keep' pads the corpus with the vocabulary's padding token, 'discard' drops the tail."""
+
+    def __init__(self, vocab, seq_len, batch_size, last_batch='keep'):
+        if last_batch not in ('keep', 'discard'):
+            raise BadInputError(f'last_batch={last_batch!r}: use "keep" or "discard"')
+        if last_batch == 'keep' and not getattr(vocab, 'padding_token', None):
+            raise BadInputError('last_batch="keep" pads with vocab.padding_token: build the vocabulary with one '
+                                'or pass last_batch="discard"')
+        self._vocab, self._seq_len, self._batch_size, self._last_batch = vocab, seq_len, batch_size, last_batch
+
+    def __call__(self, corpus):
+        import mxnet as mx
+        from .datasets import _pad_length
+        b = self._batch_size
+        if self._last_batch == 'keep':
+            ids = self._vocab[list(corpus)]
+            per_col = math.ceil(len(ids) / b)
+            extra = _pad_length(per_col, self._seq_len + 1, 1) * b + per_col * b - len(ids)
+            ids += [self._vocab[self._vocab.padding_token]] * int(extra)
+        else:
+            ids = self._vocab[list(corpus[:len(corpus) // b * b])]
+        cols = mx.nd.array(ids).reshape((b, -1)).T
+        n = cols.shape[0]
+        out = [(cols[s:s + self._seq_len], cols[s + 1:s + self._seq_len + 1])
+               for s in range(0, n - self._seq_len, self._seq_len)]
+        return mx.gluon.data.SimpleDataset(out)

@@ -152,3 +152,88 @@ class SortedBucketSampler:
 
     def __len__(self):
         return (len(self._keys) + self._batch_size - 1) // self._batch_size
+
+
+# -- GluonNLP's class spellings ------------------------------------------------------------------------------------
+class BucketScheme:
+    """A bucket scheme: `scheme(max_lengths, min_lengths, num_buckets)` -> bucket keys."""
+
+    def __call__(self, max_lengths, min_lengths, num_buckets):
+        raise NotImplementedError
+
+
+class ConstWidthBucket(BucketScheme):
+    """Buckets of equal width (const_width_buckets)."""
+
+    def __call__(self, max_lengths, min_lengths, num_buckets):
+        return const_width_buckets(max_lengths, min_lengths, num_buckets)
+
+
+class LinearWidthBucket(BucketScheme):
+    """Bucket widths growing linearly (linear_width_buckets)."""
+
+    def __call__(self, max_lengths, min_lengths, num_buckets):
+        return linear_width_buckets(max_lengths, min_lengths, num_buckets)
+
+
+class ExpWidthBucket(BucketScheme):
+    """Bucket widths growing by `bucket_len_step` (exp_width_buckets)."""
+
+    def __init__(self, bucket_len_step=1.1):
+        self.bucket_len_step = bucket_len_step
+
+    def __call__(self, max_lengths, min_lengths, num_buckets):
+        return exp_width_buckets(self.bucket_len_step)(max_lengths, min_lengths, num_buckets)
+
+
+class SortedSampler:
+    """Indices of the samples sorted by `sort_keys` (longest first when `reverse`)."""
+
+    def __init__(self, sort_keys, reverse=True):
+        if not len(sort_keys):
+            raise BadInputError('SortedSampler got no sort_keys')
+        self._ids = sorted(range(len(sort_keys)), key=lambda i: sort_keys[i], reverse=reverse)
+
+    def __iter__(self):
+        return iter(self._ids)
+
+    def __len__(self):
+        return len(self._ids)
+
+
+class SplitSampler:
+    """The indices of part `part_index` of `num_parts` contiguous parts of range(length) (for one worker of
+    several), shuffled with Python's `random` when `shuffle`, `repeat` times; `even_size` gives every part
+    ceil(length / num_parts) indices, topping short parts up with random ones."""
+
+    def __init__(self, length, num_parts=1, part_index=0, even_size=False, repeat=1, shuffle=True):
+        if length < num_parts:
+            raise BadInputError(f'length={length} must be at least num_parts={num_parts}')
+        if not 0 <= part_index < num_parts:
+            raise BadInputError(f'part_index={part_index} must be in 0..{num_parts - 1}')
+        self.even_size, self.num_parts, self._total = even_size, num_parts, length
+        if even_size:
+            size = (length + num_parts - 1) // num_parts
+            self._start, self._end = min(size * part_index, length), min(size * part_index + size, length)
+            self._len = size
+        else:
+            size, rest = divmod(length, num_parts)
+            self._start = size * part_index + min(part_index, rest)
+            self._end = self._start + size + (part_index < rest)
+            self._len = self._end - self._start
+        self._repeat, self._shuffle = repeat, shuffle
+
+    def __iter__(self):
+        import random
+        out = []
+        for _ in range(self._repeat):
+            ids = list(range(self._start, self._end))
+            if self.even_size and len(ids) < self._len:
+                ids += random.sample(range(self._total), k=self._len - len(ids))
+            if self._shuffle:
+                random.shuffle(ids)
+            out += ids
+        return iter(out)
+
+    def __len__(self):
+        return self._len * self._repeat
