@@ -1,4 +1,10 @@
-"""gluoncv.data.transforms: placeholder, filled in by the drop-in work."""
+"""gluoncv.data.transforms: GluonCV's transforms over gluonzoo.vision.transforms.ndarray (NDArray images, numpy
+boxes, GluonCV's signatures)."""
 from gluonzoo import aliases
+
+from . import bbox, block, experimental, image, mask, pose, presets
+from .block import RandomCrop
+
+__all__ = ['RandomCrop', 'bbox', 'block', 'experimental', 'image', 'mask', 'pose', 'presets']
 
 __getattr__ = aliases.children(__name__)
