@@ -1,4 +1,14 @@
-"""gluoncv.model_zoo: placeholder, filled in by the drop-in work."""
+"""gluoncv.model_zoo: the registry (gluonzoo.registry's get_model), one function per registered model as GluonCV
+spells it (gluonzoo.vision.models.functions), GluonCV's family factories over the registry
+(gluonzoo.vision.models.factories), the model classes, and model_store's files (gluonzoo.model_files)."""
 from gluonzoo import aliases
+from gluonzoo.model_files import get_model_file, purge
+from gluonzoo.vision.models.factories import *  # noqa: F401,F403
+from gluonzoo.vision.models.factories import __all__ as _factories
+from gluonzoo.vision.models.functions import *  # noqa: F401,F403
+from gluonzoo.vision.models.functions import FUNCTIONS, get_model, get_model_list, pretrained_model_list
+
+__all__ = ['get_model', 'get_model_list', 'pretrained_model_list', 'get_model_file', 'purge', *_factories,
+           *sorted(FUNCTIONS)]
 
 __getattr__ = aliases.children(__name__)
