@@ -3,12 +3,17 @@ spells it (gluonzoo.vision.models.functions), GluonCV's family factories over th
 (gluonzoo.vision.models.factories), the model classes, and model_store's files (gluonzoo.model_files)."""
 from gluonzoo import aliases
 from gluonzoo.model_files import get_model_file, purge
+from gluonzoo.vision.models.classification.alexnet import AlexNet
+from gluonzoo.vision.models.classification.inception import InceptionV3 as Inception3
+from gluonzoo.vision.models.classification.mobilenet import MobileNetV2
+from gluonzoo.vision.models.classification.mobilenetv1 import MobileNetV1 as MobileNet
+from gluonzoo.vision.models.classification.squeezenet import SqueezeNet
 from gluonzoo.vision.models.factories import *  # noqa: F401,F403
 from gluonzoo.vision.models.factories import __all__ as _factories
 from gluonzoo.vision.models.functions import *  # noqa: F401,F403
 from gluonzoo.vision.models.functions import FUNCTIONS, get_model, get_model_list, pretrained_model_list
 
-__all__ = ['get_model', 'get_model_list', 'pretrained_model_list', 'get_model_file', 'purge', *_factories,
+__all__ = ['AlexNet', 'Inception3', 'MobileNet', 'MobileNetV2', 'SqueezeNet', 'get_model', 'get_model_list', 'pretrained_model_list', 'get_model_file', 'purge', *_factories,
            *sorted(FUNCTIONS)]
 
 __getattr__ = aliases.children(__name__)

@@ -31,6 +31,12 @@ JOBS = [
      'shape': [1, 3, 32, 32]},
     {'id': 'get_fcn', 'call': 'get_fcn', 'kwargs': {'dataset': 'ade20k', 'backbone': 'resnet50',
                                                      'pretrained_base': False}, 'shape': [1, 3, 64, 64]},
+    # GluonCV's classes, called as GluonCV's scripts call them
+    {'id': 'AlexNet', 'call': 'AlexNet', 'kwargs': {'classes': 10}, 'shape': [1, 3, 224, 224]},
+    {'id': 'SqueezeNet', 'call': 'SqueezeNet', 'args': ['1.1'], 'kwargs': {'classes': 10}, 'shape': [1, 3, 224, 224]},
+    {'id': 'MobileNet', 'call': 'MobileNet', 'args': [0.25], 'kwargs': {'classes': 10}, 'shape': [1, 3, 32, 32]},
+    {'id': 'MobileNetV2', 'call': 'MobileNetV2', 'args': [0.5], 'kwargs': {'classes': 10}, 'shape': [1, 3, 32, 32]},
+    {'id': 'Inception3', 'call': 'Inception3', 'kwargs': {'classes': 10}, 'shape': [1, 3, 299, 299]},
 ]
 
 
