@@ -45,6 +45,7 @@ JOBS = [
     {'name': 'mul', 'op': 'analogy', 'idx_to_vec': VEC, **Q, 'kwargs': {'k': 3}},
     {'name': 'mul_incl', 'op': 'analogy', 'idx_to_vec': VEC, **Q, 'kwargs': {'k': 2, 'exclude_question_words': False}},
     {'name': 'add', 'op': 'analogy', 'idx_to_vec': VEC, **Q, 'kwargs': {'analogy_function': 'ThreeCosAdd', 'k': 2}},
+    {'name': 'vocab', 'op': 'vocab', 'file': 'a.txt', 'tokens': ['world', 'hello', 'zzz', 'world']},
     {'name': 'lists', 'op': 'lists'},
 ]
 
@@ -87,6 +88,10 @@ def ours_of(d, job):
         return seen(nlp.embedding.TokenEmbedding.deserialize(path), job['probe'])
     if job['op'] == 'w2v_bin':
         return seen(nlp.embedding.Word2Vec(source=path, **kw), job['probe'])
+    if job['op'] == 'vocab':  # the word-embedding tutorial's flow: Vocab.set_embedding(TokenEmbedding)
+        vocab = nlp.Vocab(nlp.data.count_tokens(job['tokens']))
+        vocab.set_embedding(nlp.embedding.TokenEmbedding.from_file(path))
+        return vocab.embedding.idx_to_vec.asnumpy().tolist()
     if job['op'] == 'setitem':
         emb = nlp.embedding.TokenEmbedding(**kw)
         for tokens, vecs in job['updates']:

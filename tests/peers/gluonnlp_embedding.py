@@ -30,6 +30,10 @@ def run(out, job):
         return seen(nlp.embedding.TokenEmbedding.deserialize(path), job['probe'])
     if op == 'w2v_bin':
         return seen(nlp.embedding.Word2Vec(source=path, **kw), job['probe'])
+    if op == 'vocab':
+        vocab = nlp.Vocab(nlp.data.count_tokens(job['tokens']))
+        vocab.set_embedding(nlp.embedding.TokenEmbedding.from_file(path))
+        return vocab.embedding.idx_to_vec.asnumpy().tolist()
     if op == 'setitem':
         emb = nlp.embedding.TokenEmbedding(**kw)
         for tokens, vecs in job['updates']:
