@@ -41,9 +41,12 @@ def photo(*parts):
     return os.path.join(*parts)
 
 
-def _untrained(call, var):
-    """`var = <call with pretrained=True>` becomes pretrained=False and an initialize()."""
-    return (f'{var} = {call}pretrained=True)', f'{var} = {call}pretrained=False)\n{var}.initialize()', NO_CHECKPOINT)
+def _untrained(call, var, base=True):
+    """`var = <call with pretrained=True>` becomes pretrained=False and an initialize(); `base`: the net has an
+    ImageNet base GluonCV's pretrained=False would load (a detector, segmenter or pose net), not here either."""
+    extra = ', pretrained_base=False' if base else ''
+    return (f'{var} = {call}pretrained=True)', f'{var} = {call}pretrained=False{extra})\n{var}.initialize()',
+            NO_CHECKPOINT)
 
 
 TUTORIALS = {
@@ -90,7 +93,7 @@ TUTORIALS = {
                                  [_untrained("model_zoo.get_model('yolo3_mobilenet1.0_coco', ", 'detector'),
                                   _untrained("model_zoo.get_model('simple_pose_resnet18_v1b', ", 'pose_net')]),
     'export_network': Tutorial('docs/tutorials/deployment/export_network.py', {},
-                               [_untrained("gcv.model_zoo.get_model('resnet18_v1', ", 'net'),
+                               [_untrained("gcv.model_zoo.get_model('resnet18_v1', ", 'net', base=False),
                                 _untrained("gcv.model_zoo.get_model('yolo3_darknet53_coco', ", 'net'),
                                 _untrained("gcv.model_zoo.get_model('fcn_resnet50_ade', ", 'net'),
                                 _untrained("gcv.model_zoo.get_model('mask_rcnn_resnet50_v1b_coco', ", 'net')]),
