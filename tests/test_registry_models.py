@@ -34,10 +34,11 @@ KNOWN_FAILURES = {
     # shape=(64,64,1,1)": a bias where a weight goes); optimize() keeps the plain path
     **{n: ('Shape inconsistent', 'parameters mixed up by the partitioner') for n in _SE + _HRNET + [
         'nasnet_4_1056', 'nasnet_5_1538', 'nasnet_6_4032', 'nasnet_7_1920']},
-    # with static_shape the fused graph fails on its second run; optimize()'s check (two runs) then keeps it fused
-    # without static_shape (tests/zoo/test_optimize.py), what check=False here does not try
-    **{n: ("can't generate TBlob for MKLDNN data", 'static_shape') for n in ['resnet18_v1', 'resnet34_v1']},
 }
+#: with static_shape the fused graph fails on its second run on some CPUs' oneDNN (AMD EPYC here; CI's Intel Xeon
+#: runs it): on a CPU where it fails it must fail this way; optimize()'s check (two runs) then keeps it fused without
+#: static_shape (tests/zoo/test_optimize.py, which asks MXNet which case this CPU is), what check=False does not try
+MAY_FAIL = {n: "can't generate TBlob for MKLDNN data" for n in ['resnet18_v1', 'resnet34_v1']}
 #: random-weight nets whose outputs amplify float rounding past RTOL: for them the fused error must be within
 #: 10x what one ulp of noise on the input does to the plain net (the test measures it). Measured here, fused vs
 #: plain / one ulp of input noise: below; resnet50_v1b 7e-7 / 8e-7; the wrong CIFAR ResNet v2 fusion 0.85 / 4e-7
@@ -91,7 +92,7 @@ def _rel(a, b):
 
 def _check_fused(name, net, inputs, plain):
     """The net through gz.optimize (the inference entry points' path) gives `plain`, the hybridized outputs, within
-    RTOL (ROUNDING: within its measured rounding); or fails as KNOWN_FAILURES says."""
+    RTOL (ROUNDING: within its measured rounding); or fails as KNOWN_FAILURES says (MAY_FAIL: may, and then so)."""
     seen, why, tol = None, KNOWN_FAILURES.get(name, (None, None))[0], RTOL
     if name in ROUNDING:  # the plain net on the input nudged by one ulp (float inputs): its rounding, amplified
         tol = ROUNDING_TIMES * max(_rel(a, b.asnumpy()) for a, b in zip(plain, _flat(net(*nudged(inputs)))))
@@ -111,7 +112,9 @@ def _check_fused(name, net, inputs, plain):
         else:
             if max(errs) > tol:
                 seen = f'differs: {max(errs):.2e} (per output {", ".join(f"{e:.1e}" for e in errs)})'
-    if why is None:
+    if name in MAY_FAIL and seen is not None:
+        assert MAY_FAIL[name] in seen, seen
+    elif why is None:
         assert seen is None, seen
     else:
         assert seen is not None and why in seen, f'{name} no longer fails as KNOWN_FAILURES says ({why}): {seen}'

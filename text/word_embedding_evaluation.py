@@ -1,8 +1,11 @@
 """Intrinsic evaluation of word embeddings (GluonNLP 0.10's gluonnlp.embedding.evaluation): similarity of word
 pairs and word analogies (a : b :: c : ?) over an idx_to_vec matrix, as Gluon HybridBlocks on index arrays.
 
-    >>> sim = WordEmbeddingSimilarity(emb.idx_to_vec)              # doctest: +SKIP
-    >>> sim(mx.nd.array([1, 2]), mx.nd.array([3, 4]))              # doctest: +SKIP  (one cosine per pair)
+    >>> import mxnet as mx
+    >>> sim = WordEmbeddingSimilarity(mx.nd.array([[1, 0], [0, 1], [1, 1]]))   # three 2-d word vectors
+    >>> sim.initialize()
+    >>> sim(mx.nd.array([0, 0]), mx.nd.array([1, 2])).asnumpy().round(4)     # one cosine per pair
+    array([0.    , 0.7071], dtype=float32)
 """
 from mxnet import nd
 from mxnet.gluon import HybridBlock

@@ -57,7 +57,9 @@ def test_ort_gives_mxnets_detections_on_real_photos(net, exported, photos):
         assert np.abs(got_boxes - boxes).max() <= 1e-3 * np.abs(boxes).max()
         assert np.abs(got_scores - scores).max() <= 1e-3 * np.abs(scores).max()
     report = compare_detections(net, exported['ort'], (photos,))
-    assert report['end_to_end'] == 'equal' and report['error'] < 1e-5
+    # the batch of four: rows NMS finds tied may keep another one of the tie on another CPU (CI's Intel Xeon: 'ties',
+    # this AMD EPYC: 'equal'); what is compared is within 1e-5 either way
+    assert report['end_to_end'] in ('equal', 'ties') and report['error'] < 1e-5
 
 
 def test_detector_metadata(exported):

@@ -71,7 +71,8 @@ def gluoncv_files(tmp_path_factory):
 def _close(got, want):
     got = got.asnumpy() if hasattr(got, 'asnumpy') else got
     assert got.shape == want.shape
-    assert np.abs(got - want).max() <= 1e-5 * max(np.abs(want).max(), 1e-30)
+    # 2e-5 of the largest |value|: float rounding of another summation order (CI's Intel Xeon: 1.3e-5, here <1e-5)
+    assert np.abs(got - want).max() <= 2e-5 * max(np.abs(want).max(), 1e-30)
 
 
 def _loaded(files, name):
