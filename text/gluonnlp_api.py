@@ -56,7 +56,7 @@ def get_model(name, dataset_name=None, pretrained=True, vocab=None, ctx=None, ro
     if pretrained and w is None:
         raise BadInputError(f'pretrained=True needs dataset_name=, the dataset of the checkpoint: for {arch} one '
                             f'of {", ".join(sorted(records)) or "none (use pretrained=False)"}')
-    vocabs = _vocabs(arch, dataset_name, vocab, kwargs, root, w)
+    vocabs = _vocabs(arch, dataset_name, vocab, kwargs, root, w if pretrained else None)
     options = dict(w.config) if w is not None else {}
     if vocabs:
         options['vocab_size'] = len(vocabs[0])
@@ -83,7 +83,8 @@ def _check_overrides(entry, kwargs, allowed):
 
 
 def _vocabs(arch, dataset_name, vocab, kwargs, root, w):
-    """The vocabularies get_model returns, each checked against the checkpoint's embedding size."""
+    """The vocabularies get_model returns, each checked against the embedding size of the checkpoint `w` that is
+    loaded (None with pretrained=False: the net is then built for the vocabulary given, as GluonNLP does)."""
     from .models._gluonnlp import load_vocab, vocab_names
     from .vocab import BERTVocab
     given = [kwargs.pop('src_vocab', None), kwargs.pop('tgt_vocab', None)] if arch.startswith('transformer_') \

@@ -156,6 +156,10 @@ def test_a_vocab_of_another_size_names_both_sizes():
     small = Vocab(count_tokens('a b c'.split()))
     with pytest.raises(BadInputError, match=f'has {len(small)} tokens but .* has 33278 rows'):
         gt.get_model('standard_lstm_lm_200', dataset_name='wikitext-2', vocab=small)
+    # pretrained=False: the dataset's configuration, sized for the vocabulary given, as GluonNLP builds it (bug: the
+    # same refusal, advising pretrained=False)
+    net, got = gt.get_model('standard_lstm_lm_200', dataset_name='wikitext-2', vocab=small, pretrained=False)
+    assert got is small and net.embedding[0].weight.shape == (len(small), 200)
 
 
 def test_predefined_settings_need_hparam_allow_override():

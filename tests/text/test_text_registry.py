@@ -41,3 +41,27 @@ def test_too_long_inputs_are_refused():
     nmt.initialize()
     with pytest.raises(BadInputError, match='5 tokens exceed max_length=4'):
         nmt(mx.nd.ones((1, 3)), mx.nd.ones((1, 5)))
+
+
+def test_bert_takes_gluonnlp_input_dtypes():
+    """GluonNLP's BERTSentenceTransform gives int32 ids and types and a float32 valid_length, which its BERTModel
+    takes (bug: refused here as a dtype mismatch); every combination gives the float32 outputs, hybridized too."""
+    import mxnet as mx
+    import numpy as np
+    for name in ('bert_12_768_12', 'roberta_12_768_12'):
+        mx.random.seed(0)
+        net = gz.get_model(name, vocab_size=20, units=16, hidden_size=32, num_layers=1, num_heads=2, max_length=8)
+        net.initialize()
+        ids = np.array([[2, 5, 7, 3, 0, 0], [2, 9, 3, 0, 0, 0]])
+        length = np.array([4, 3])
+        args = (lambda d, ld: (mx.nd.array(ids, dtype=d), mx.nd.array(ids * 0, dtype=d), mx.nd.array(length, dtype=ld))
+                if name.startswith('bert') else (mx.nd.array(ids, dtype=d), mx.nd.array(length, dtype=ld)))
+        seq = (lambda out: out[0]) if name.startswith('bert') else (lambda out: out)  # RoBERTa: no pooler
+        for hybrid in (False, True):
+            if hybrid:
+                net.hybridize()
+            want = seq(net(*args('float32', 'float32'))).asnumpy()
+            for d, ld in (('int32', 'float32'), ('int32', 'int32'), ('float32', 'int32')):
+                got = seq(net(*args(d, ld))).asnumpy()
+                assert np.array_equal(got, want), (name, hybrid, d, ld)
+            assert not want[1, 3:].any() and want[1, :3].any()  # past valid_length: zeros

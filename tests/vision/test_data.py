@@ -79,6 +79,18 @@ def test_pack_and_read_recordio(folder, tmp_path):
     assert sum(y.shape[0] for _, y in loader) == 9
 
 
+def test_gluon_dataset_transform_first(folder):
+    """Gluon's `transform_first(fn)` (what GluonCV's classification scripts call), not hidden by our `transform=`."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        ds = ImageFolder(folder)
+    for d in (ds, FashionMNIST('test')):
+        img, label = d[0]
+        moved = d.transform_first(lambda x: x.shape)
+        assert moved[0] == (img.shape, label)
+        assert d.transform(lambda x, y: y)[0] == label
+
+
 def test_rec_without_idx_and_bad_images(folder, tmp_path):
     prefix = tmp_path / 'd'
     subprocess.run([sys.executable, os.path.join(ROOT, 'scripts', 'vision', 'pack_rec.py'), str(folder),

@@ -182,6 +182,14 @@ def test_presets_in_a_dataset(data):
     assert x.shape == (3, CROP, CROP) and y.dtype == np.int32
 
 
+def test_gluon_dataset_transform_first(data):
+    """Gluon's `transform_first(fn)` on a segmentation dataset (hidden by our `transform=` before: bug 1)."""
+    ds = VOCSegmentation(data[0] / 'voc', split='train')
+    img, mask = ds[0]
+    x, y = ds.transform_first(lambda im: im[:4])[0]
+    assert np.array_equal(x, img[:4]) and np.array_equal(y, mask)
+
+
 def test_scene_folders(tmp_path):
     """The scene generator's SegmentationClass PNGs: class id + 1 on objects, 0 background, 255 border -> -1."""
     spec = SceneSpec(train=2, val=1, test=0, size=32)

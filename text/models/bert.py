@@ -24,9 +24,12 @@ _NEG = -1e30
 
 # -- blocks -------------------------------------------------------------------------------------------------------
 def _length_mask(F, like, valid_length):
-    """(batch, length) float mask, 1 where the position is < valid_length; `like` is (batch, length[, ...])."""
+    """(batch, length) float32 mask, 1 where the position is < valid_length; `like` is the float32 (batch, length,
+    ...) embeddings. valid_length of any dtype: GluonNLP's BERTSentenceTransform gives int32 ids and a float32
+    length, which its BERTModel takes (ids as `like` made the mask int32 and refused them)."""
     steps = F.contrib.arange_like(like, axis=1)
-    return F.broadcast_lesser(F.reshape(steps, shape=(1, -1)), F.reshape(valid_length, shape=(-1, 1)))
+    return F.broadcast_lesser(F.reshape(steps, shape=(1, -1)),
+                              F.reshape(F.cast(valid_length, dtype='float32'), shape=(-1, 1)))
 
 
 class MultiHeadSelfAttention(HybridBlock):
@@ -176,7 +179,7 @@ class BERTModel(HybridBlock):
         x = self.word_embed(inputs)
         if self._use_token_type:  # no token types: all of segment 0, as HF BERT defaults
             x = x + self.token_type_embed(F.zeros_like(inputs) if token_types is None else token_types)
-        mask = None if valid_length is None else _length_mask(F, inputs, valid_length)
+        mask = None if valid_length is None else _length_mask(F, x, valid_length)
         return self.encoder(x, mask)
 
     def hybrid_forward(self, F, inputs, token_types=None, valid_length=None, masked_positions=None):

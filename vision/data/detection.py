@@ -55,7 +55,7 @@ class VOCDetection(_Detection):
     """
 
     def __init__(self, root, splits=(('2007', 'trainval'),), classes=VOC, transform=None):
-        self.root, self.splits, self.transform = os.fspath(root), tuple(splits), transform
+        self.root, self.splits, self._transform = os.fspath(root), tuple(splits), transform
         self.classes = tuple(classes)
         index = {c.strip().lower(): i for i, c in enumerate(self.classes)}
         self.items, self.labels, self.ids = [], [], []
@@ -149,7 +149,7 @@ class COCODetection(_Detection):
 
     def __init__(self, root, annotation_file, transform=None, skip_empty=True, use_crowd=False, min_object_area=0):
         self.root, self.annotation_file = os.fspath(root), os.fspath(annotation_file)
-        self.transform, self.skip_empty, self.use_crowd = transform, skip_empty, use_crowd
+        self._transform, self.skip_empty, self.use_crowd = transform, skip_empty, use_crowd
         coco = self.coco
         cats = sorted(coco.loadCats(coco.getCatIds()), key=lambda c: c['id'])
         if not cats:
@@ -244,7 +244,7 @@ class LstDetection(_Detection):
     `root`; corners normalized to 0-1 unless `coord_normalized=False`. Labels are checked when the file is read."""
 
     def __init__(self, lst_file, root='', coord_normalized=True, transform=None, classes=None):
-        self.lst_file, self.root, self.transform = os.fspath(lst_file), os.fspath(root), transform
+        self.lst_file, self.root, self._transform = os.fspath(lst_file), os.fspath(root), transform
         self.coord_normalized, self.classes = coord_normalized, tuple(classes) if classes else None
         if not os.path.isfile(self.lst_file):
             raise BadInputError(f'{self.lst_file} does not exist')

@@ -7,6 +7,7 @@ import gzip
 import os
 
 import numpy as np
+from mxnet.gluon.data import Dataset
 
 from ...errors import BadInputError
 from ..meta import FASHION_MNIST
@@ -52,16 +53,16 @@ def load_fashion_mnist(split='train', root=None):
     return images, labels.astype(np.int64)
 
 
-class FashionMNIST:
+class FashionMNIST(Dataset):
     """Fashion-MNIST `split` as a Gluon-style dataset of (28x28 uint8 image, label); `transform(img)` optional."""
 
     def __init__(self, split='train', transform=None, root=None):
         self.images, self.labels = load_fashion_mnist(split, root)
-        self.transform, self.classes = transform, list(CLASSES)
+        self._transform, self.classes = transform, list(CLASSES)
 
     def __len__(self):
         return len(self.labels)
 
     def __getitem__(self, idx):
         img = self.images[idx]
-        return (self.transform(img) if self.transform else img), int(self.labels[idx])
+        return (self._transform(img) if self._transform else img), int(self.labels[idx])

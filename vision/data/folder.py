@@ -35,7 +35,7 @@ class ImageFolder(Dataset):
         root = os.fspath(root)
         if not os.path.isdir(root):
             raise BadInputError(f'{root} is not a folder; an ImageFolder is root/<class>/<image files>')
-        self.root, self.transform = root, transform
+        self.root, self._transform = root, transform
         self.classes = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)))
         if not self.classes:
             raise BadInputError(f'{root} has no class sub-folders; an ImageFolder is root/<class>/<image files>')
@@ -59,7 +59,7 @@ class ImageFolder(Dataset):
     def __getitem__(self, idx):
         path, label = self.items[idx]
         img = read_image(path)
-        return (self.transform(img) if self.transform else img), label
+        return (self._transform(img) if self._transform else img), label
 
 
 class ImageNet(ImageFolder):

@@ -27,7 +27,7 @@ class ImageRecordDataset(Dataset):
         if not os.path.isfile(idx):
             raise BadInputError(f'{rec} has no index {idx}: repack with `python scripts/vision/pack_rec.py` or '
                                 f'rebuild the .idx with MXNet\'s tools/rec2idx.py')
-        self.rec, self.idx, self.transform = rec, idx, transform
+        self.rec, self.idx, self._transform = rec, idx, transform
         self._io = mx.recordio.MXIndexedRecordIO(idx, rec, 'r')  # reopens itself in forked workers
         self.keys = list(self._io.keys)
 
@@ -41,7 +41,7 @@ class ImageRecordDataset(Dataset):
         if img is None:
             raise BadInputError(f'{self.rec}: record {self.keys[i]} does not hold a decodable image')
         label = header.label if np.isscalar(header.label) else header.label[0]
-        return (self.transform(img) if self.transform else img), int(label)
+        return (self._transform(img) if self._transform else img), int(label)
 
 
 @contextlib.contextmanager

@@ -121,7 +121,7 @@ class VOCSegmentation(_Segmentation):
     valid = '0 .. classes - 1, or 255 for void'
 
     def __init__(self, root, split='train', transform=None, classes=VOC_SEGMENTATION):
-        self.root, self.split, self.transform = os.fspath(root), split, transform
+        self.root, self.split, self._transform = os.fspath(root), split, transform
         self.classes = tuple(classes)
         folder = os.path.join(self.root, 'VOC2012')
         self.folder = folder if os.path.isdir(folder) else self.root
@@ -152,7 +152,7 @@ class ADE20KSegmentation(_Segmentation):
     valid = '0 .. classes, 0 meaning other (ignored)'
 
     def __init__(self, root, split='train', transform=None, classes=ADE20K):
-        self.root, self.split, self.transform = os.fspath(root), split, transform
+        self.root, self.split, self._transform = os.fspath(root), split, transform
         self.classes = tuple(classes)
         folder = os.path.join(self.root, 'ADEChallengeData2016')
         self.folder = folder if os.path.isdir(folder) else self.root
