@@ -84,19 +84,14 @@ def ssd_loss(cls_pred, box_pred, cls_target, box_target, negative_mining_ratio=3
     positives. Negatives: the anchors with the largest class loss, `negative_mining_ratio` per positive of their
     image."""
     import mxnet as mx
+    from ...losses import ssd_mined_losses
     nd = mx.nd
-    pos = cls_target > 0
-    num_pos = float(pos.sum().asscalar())
+    num_pos = float((cls_target > 0).sum().asscalar())
     if num_pos < 1:  # nothing to learn from (GluonCV's dummy zero losses)
         zero = (cls_pred * 0).sum() + (box_pred * 0).sum()
         return zero, zero, zero
-    cls_loss = -nd.pick(nd.log_softmax(cls_pred, axis=-1), cls_target, axis=-1, keepdims=False)
-    rank = (cls_loss * (pos - 1)).argsort(axis=1).argsort(axis=1)
-    hard = rank < (pos.sum(axis=1) * negative_mining_ratio).expand_dims(-1)
-    cls_loss = nd.where((pos + hard) > 0, cls_loss, nd.zeros_like(cls_loss)).sum() / num_pos
-    diff = nd.abs(box_pred - box_target)
-    box_loss = nd.where(diff > rho, diff - 0.5 * rho, (0.5 / rho) * nd.square(diff))
-    box_loss = (box_loss * pos.expand_dims(-1)).sum() / num_pos
+    cls_loss, box_loss = ssd_mined_losses(nd, cls_pred, box_pred, cls_target, box_target, negative_mining_ratio, rho)
+    cls_loss, box_loss = cls_loss.sum() / num_pos, box_loss.sum() / num_pos
     return cls_loss + lambd * box_loss, cls_loss, box_loss
 
 
@@ -173,7 +168,7 @@ def yolo3_loss(outputs, targets, labels, ignore_iou_thresh=0.7):
     and prefetched targets; a prediction whose decoded box has IoU > ignore_iou_thresh with a box of its image is
     not counted as background."""
     import mxnet as mx
-    from mxnet import gluon
+    from ...losses import YOLOV3Loss
     nd = mx.nd
     boxes, centers, scales, objness, class_pred = outputs[:5]
     obj_t, center_t, scale_t, weight_t, cls_t = targets
@@ -186,18 +181,8 @@ def yolo3_loss(outputs, targets, labels, ignore_iou_thresh=0.7):
     ctx = boxes.context
     obj_t, center_t, scale_t, weight_t, cls_t = (nd.array(t, ctx=ctx) for t in (obj_t, center_t, scale_t,
                                                                                     weight_t, cls_t))
-    bce = gluon.loss.SigmoidBinaryCrossEntropyLoss(from_sigmoid=False)
-    l1 = gluon.loss.L1Loss()
-    n, c = obj_t.shape[1], cls_t.shape[2]
-    weight_t = nd.broadcast_mul(weight_t, obj_t)
-    hard = nd.where(obj_t > 0, nd.ones_like(obj_t), obj_t)
-    mask = nd.where(obj_t > 0, obj_t, obj_t >= 0)
-    obj_loss = bce(objness, hard, mask) * n
-    center_loss = bce(centers, center_t, weight_t) * (n * 2)
-    scale_loss = l1(scales, scale_t, weight_t) * (n * 2)
-    cls_mask = nd.broadcast_mul(nd.tile(obj_t > 0, reps=(1, 1, c)) * (cls_t >= 0), obj_t)
-    cls_loss = bce(class_pred, cls_t, cls_mask) * (n * c)
-    return obj_loss, center_loss, scale_loss, cls_loss
+    cls_mask = nd.tile(obj_t > 0, reps=(1, 1, cls_t.shape[2])) * (cls_t >= 0)
+    return YOLOV3Loss()(objness, centers, scales, class_pred, obj_t, center_t, scale_t, weight_t, cls_t, cls_mask)
 
 
 class _YOLOv3:
@@ -282,18 +267,11 @@ def center_net_targets(label, num_class, width, height):
 def center_net_loss(outputs, targets, wh_weight=0.1, reg_weight=1.0):
     """GluonCV's CenterNet losses of one batch (scalars): the heatmap focal loss over the batch's centers, and L1 of
     sizes (times wh_weight) and offsets (times reg_weight) over their masked cells."""
-    import mxnet as mx
-    nd = mx.nd
+    from ...losses import HeatmapFocalLoss, MaskedL1Loss
     heat, wh, reg = outputs
     heat_t, wh_t, wh_m, reg_t, reg_m = targets
-    pos = heat_t == 1
-    neg_weight = nd.power(1 - heat_t, 4) * (heat_t < 1)
-    focal = nd.log(heat) * nd.power(1 - heat, 2) * pos + nd.log(1 - heat) * nd.power(heat, 2) * neg_weight
-    heat_loss = -focal.sum() / nd.clip(pos.sum(), 1, 1e30)
-
-    def masked_l1(pred, label, mask, w):
-        return (nd.abs(label * mask - pred * mask) * w).sum() / nd.clip(mask.sum(), 1, 1e30)
-    return heat_loss, masked_l1(wh, wh_t, wh_m, wh_weight), masked_l1(reg, reg_t, reg_m, reg_weight)
+    return (HeatmapFocalLoss(from_logits=True)(heat, heat_t), MaskedL1Loss(weight=wh_weight)(wh, wh_t, wh_m),
+            MaskedL1Loss(weight=reg_weight)(reg, reg_t, reg_m))
 
 
 class _CenterNet:
