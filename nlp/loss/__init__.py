@@ -1,4 +1,8 @@
-"""gluonnlp.loss: placeholder, filled in by the drop-in work."""
+"""gluonnlp.loss: the losses of gluonzoo.text.losses."""
 from gluonzoo import aliases
+from gluonzoo.text.losses import (ActivationRegularizationLoss, LabelSmoothing, MaskedSoftmaxCELoss,
+                                  MaskedSoftmaxCrossEntropyLoss, TemporalActivationRegularizationLoss)
 
+__all__ = ['ActivationRegularizationLoss', 'LabelSmoothing', 'MaskedSoftmaxCELoss', 'MaskedSoftmaxCrossEntropyLoss',
+           'TemporalActivationRegularizationLoss']
 __getattr__ = aliases.children(__name__)

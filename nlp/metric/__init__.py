@@ -1,4 +1,6 @@
-"""gluonnlp.metric: placeholder, filled in by the drop-in work."""
+"""gluonnlp.metric: gluonzoo.text.training's metrics."""
 from gluonzoo import aliases
+from gluonzoo.text.training import LengthNormalizedLoss, MaskedAccuracy
 
+__all__ = ['LengthNormalizedLoss', 'MaskedAccuracy']
 __getattr__ = aliases.children(__name__)
