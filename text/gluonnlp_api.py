@@ -178,3 +178,38 @@ def get_tokenizer(model_name, dataset_name, vocab=None, root=None, **kwargs):
         vocab = load_vocab(dataset_name, root, BERTVocab)
     kwargs.setdefault('lower', w.preprocess['lowercase'])
     return BERTTokenizer(vocab, **kwargs)
+
+
+# -- GluonNLP's builder functions ---------------------------------------------------------------------------------
+#: the builders of GluonNLP 0.10's model zoo (nlp.model.<name>), each get_model(<name>, ...) under its name
+BUILDERS = ('awd_lstm_lm_1150', 'awd_lstm_lm_600', 'bert_12_768_12', 'bert_24_1024_16', 'big_rnn_lm_2048_512',
+            'distilbert_6_768_12', 'elmo_2x1024_128_2048cnn_1xhighway', 'elmo_2x2048_256_2048cnn_1xhighway',
+            'elmo_2x4096_512_2048cnn_2xhighway', 'ernie_12_768_12', 'roberta_12_768_12', 'roberta_24_1024_16',
+            'standard_lstm_lm_1500', 'standard_lstm_lm_200', 'standard_lstm_lm_650', 'transformer_en_de_512')
+# GluonNLP's BERT-family builders load a checkpoint unless told not to; its language-model, ELMo and Transformer
+# builders build random weights unless told to (get_model itself defaults to pretrained=True for all)
+_PRETRAINED_BY_DEFAULT = ('bert_', 'ernie_', 'roberta_', 'distilbert_')
+
+
+def builder(name):
+    """GluonNLP's `name(dataset_name=None, vocab=None, pretrained=..., ctx=None, root=None, **kwargs)`."""
+    default = name.startswith(_PRETRAINED_BY_DEFAULT)
+
+    def build(dataset_name=None, vocab=None, pretrained=default, ctx=None, root=None, **kwargs):
+        return get_model(name, dataset_name=dataset_name, pretrained=pretrained, vocab=vocab, ctx=ctx, root=root,
+                         **kwargs)
+    build.__name__ = build.__qualname__ = name
+    build.__doc__ = (f"GluonNLP's `{name}`: get_model({name!r}, dataset_name=..., pretrained=..., vocab=...) -> "
+                     f'(model, vocab) ((model, src_vocab, tgt_vocab) for the Transformer); pretrained defaults to '
+                     f'{default}, as there.')
+    return build
+
+
+def list_models():
+    """GluonNLP's builder names (what nlp.model.get_model builds)."""
+    return list(BUILDERS)
+
+
+for _name in BUILDERS:
+    globals()[_name] = builder(_name)
+del _name

@@ -66,11 +66,20 @@ class _LM(HybridBlock):
         return layer.begin_state(batch_size=0, func=F.zeros)  # symbolic: the batch size is inferred
 
 
+def _check_mode(mode, cls):
+    """GluonNLP's first argument, the cell type: its LSTM checkpoints are all there is to load."""
+    if mode != 'lstm':
+        raise ValueError(f"{cls}: mode={mode!r} is not built here, only mode='lstm' (GluonNLP's published language "
+                         'models are all LSTMs)')
+
+
 class StandardRNN(_LM):
     """GluonNLP's StandardRNN: one multi-layer LSTM with dropout between layers."""
 
-    def __init__(self, vocab_size, embed_size, hidden_size, num_layers, dropout=0.5, tie_weights=False, **kwargs):
+    def __init__(self, mode, vocab_size, embed_size, hidden_size, num_layers, dropout=0.5, tie_weights=False,
+                 **kwargs):
         super().__init__(**kwargs)
+        _check_mode(mode, type(self).__name__)
         if tie_weights and embed_size != hidden_size:
             raise ValueError(f'tie_weights needs embed_size == hidden_size, got {embed_size} and {hidden_size}')
         self._dropout = dropout
@@ -98,9 +107,10 @@ class StandardRNN(_LM):
 class AWDRNN(_LM):
     """GluonNLP's AWDRNN: single-layer LSTMs stacked, the last one projecting back to embed_size when tied."""
 
-    def __init__(self, vocab_size, embed_size, hidden_size, num_layers, tie_weights=True, dropout=0.4, drop_h=0.2,
-                 drop_i=0.65, weight_drop=0.5, drop_e=0.1, **kwargs):
+    def __init__(self, mode, vocab_size, embed_size, hidden_size, num_layers, tie_weights=True, dropout=0.4,
+                 weight_drop=0.5, drop_h=0.2, drop_i=0.65, drop_e=0.1, **kwargs):
         super().__init__(**kwargs)
+        _check_mode(mode, type(self).__name__)
         self._dropout, self._drop_h = dropout, drop_h
         with self.name_scope():
             self.embedding = nn.HybridSequential()
@@ -292,37 +302,37 @@ _TINY_BIG = dict(vocab_size=20, embed_size=8, hidden_size=12, projection_size=8)
 def standard_lstm_lm_200(vocab_size=33278, embed_size=200, hidden_size=200, num_layers=2, dropout=0.2,
                          tie_weights=True):
     """2-layer LSTM LM, 200 units, tied (arXiv:1409.2329); vocab_size defaults to WikiText-2's."""
-    return StandardRNN(vocab_size, embed_size, hidden_size, num_layers, dropout, tie_weights)
+    return StandardRNN('lstm', vocab_size, embed_size, hidden_size, num_layers, dropout, tie_weights)
 
 
 @register_model(weights=gluonnlp_records('standard_lstm_lm_650'), test_kwargs=_TINY_STD, **_REG)
 def standard_lstm_lm_650(vocab_size=33278, embed_size=650, hidden_size=650, num_layers=2, dropout=0.5,
                          tie_weights=True):
     """2-layer LSTM LM, 650 units, tied (arXiv:1409.2329)."""
-    return StandardRNN(vocab_size, embed_size, hidden_size, num_layers, dropout, tie_weights)
+    return StandardRNN('lstm', vocab_size, embed_size, hidden_size, num_layers, dropout, tie_weights)
 
 
 @register_model(weights=gluonnlp_records('standard_lstm_lm_1500'), test_kwargs=_TINY_STD, **_REG)
 def standard_lstm_lm_1500(vocab_size=33278, embed_size=1500, hidden_size=1500, num_layers=2, dropout=0.65,
                           tie_weights=True):
     """2-layer LSTM LM, 1500 units, tied (arXiv:1409.2329)."""
-    return StandardRNN(vocab_size, embed_size, hidden_size, num_layers, dropout, tie_weights)
+    return StandardRNN('lstm', vocab_size, embed_size, hidden_size, num_layers, dropout, tie_weights)
 
 
 @register_model(weights=gluonnlp_records('awd_lstm_lm_600'), test_kwargs=_TINY_AWD, **_REG)
 def awd_lstm_lm_600(vocab_size=33278, embed_size=200, hidden_size=600, num_layers=3, tie_weights=True, dropout=0.2,
                     drop_h=0.1, drop_i=0.3, weight_drop=0.2, drop_e=0.05):
     """AWD-LSTM, 3 layers of 600 units, embedding 200 (arXiv:1708.02182)."""
-    return AWDRNN(vocab_size, embed_size, hidden_size, num_layers, tie_weights, dropout, drop_h, drop_i, weight_drop,
-                  drop_e)
+    return AWDRNN('lstm', vocab_size, embed_size, hidden_size, num_layers, tie_weights, dropout, weight_drop, drop_h,
+                  drop_i, drop_e)
 
 
 @register_model(weights=gluonnlp_records('awd_lstm_lm_1150'), test_kwargs=_TINY_AWD, **_REG)
 def awd_lstm_lm_1150(vocab_size=33278, embed_size=400, hidden_size=1150, num_layers=3, tie_weights=True,
                      dropout=0.4, drop_h=0.2, drop_i=0.65, weight_drop=0.5, drop_e=0.1):
     """AWD-LSTM, 3 layers of 1150 units, embedding 400 (arXiv:1708.02182)."""
-    return AWDRNN(vocab_size, embed_size, hidden_size, num_layers, tie_weights, dropout, drop_h, drop_i, weight_drop,
-                  drop_e)
+    return AWDRNN('lstm', vocab_size, embed_size, hidden_size, num_layers, tie_weights, dropout, weight_drop, drop_h,
+                  drop_i, drop_e)
 
 
 @register_model(weights=gluonnlp_records('big_rnn_lm_2048_512'), task='language-model', test_kwargs=_TINY_BIG,
