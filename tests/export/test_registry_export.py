@@ -22,6 +22,8 @@ from gluonzoo.exporting.verify import compare_detections, detection_session, mxn
 from gluonzoo.registry import get_entry
 from gluonzoo.tasks import get_task
 
+from .. import full_only
+
 #: GluonCV's INT8 graphs hold oneDNN-only ops (`_contrib_quantize_v2`, quantized `_sg_mkldnn_conv`) that no ONNX
 #: converter takes: tests/vision/test_quantized_records.py checks that export refuses them with one clear error
 ARCHS = [n for n in gz.list_models() if not n.endswith('_int8')]
@@ -92,7 +94,7 @@ def _compare(net, onnx_file, inputs, nms, session=None):
     return compare(net, onnx_file, inputs, session=session)
 
 
-@pytest.mark.parametrize('name', ARCHS)
+@pytest.mark.parametrize('name', full_only.archs(ARCHS))  # the heaviest variants: make test-full
 def test_exports_and_matches_mxnet(name, tmp_path):
     entry = get_entry(name)
     mx.random.seed(0)
