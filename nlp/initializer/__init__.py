@@ -1,4 +1,6 @@
-"""gluonnlp.initializer: placeholder, filled in by the drop-in work."""
+"""gluonnlp.initializer: gluonzoo.text.layers' initializers."""
 from gluonzoo import aliases
+from gluonzoo.text.layers import HighwayBias, TruncNorm
 
+__all__ = ['HighwayBias', 'TruncNorm']
 __getattr__ = aliases.children(__name__)

@@ -1,4 +1,6 @@
-"""gluonnlp.optimizer: placeholder, filled in by the drop-in work."""
+"""gluonnlp.optimizer: gluonzoo.text.layers' BERTAdam (registered with MXNet as 'bertadam')."""
 from gluonzoo import aliases
+from gluonzoo.text.layers import BERTAdam
 
+__all__ = ['BERTAdam']
 __getattr__ = aliases.children(__name__)

@@ -1,4 +1,4 @@
-"""gluonzoo.nlp's loss, utils and metric against GluonNLP 0.10.0's: the same calls (tests/peers/nlp_train_cases.py)
+"""gluonzoo.nlp's loss, utils, metric, initializer, optimizer and small model blocks against GluonNLP 0.10.0's: the same calls (tests/peers/nlp_train_cases.py)
 on the same inputs give the same numbers, files and answers; then what ours does where GluonNLP's cannot be
 trusted (partial files, S3, a failing worker)."""
 import os
@@ -12,7 +12,7 @@ import gluonzoo.nlp as nlp
 from gluonzoo.errors import BadInputError
 
 from ..peers import run_peer
-from ..peers.nlp_train_cases import cases
+from ..peers.nlp_train_cases import cases, layer_cases
 
 
 def _inputs(rng):
@@ -33,7 +33,8 @@ def both(tmp_path_factory):
     (root / 'ours').mkdir()
     run_peer('gluonnlp_train_utils.py', root, [{'inputs': str(root / 'inputs.npz'), 'folder': str(root / 'peer'),
                                                 'out': str(root / 'ref.npz')}], timeout=300)
-    ours = cases(nlp, {k: mx.nd.array(v) for k, v in arrays.items()}, str(root / 'ours'))
+    d = {k: mx.nd.array(v) for k, v in arrays.items()}
+    ours = {**cases(nlp, d, str(root / 'ours')), **{f'layers.{k}': v for k, v in layer_cases(nlp, d).items()}}
     return ours, dict(np.load(root / 'ref.npz'))
 
 
@@ -118,3 +119,20 @@ def test_a_failing_worker_is_raised_in_get():
     assert sorted(got) == [0, 1, 2] and errors == ['device 1 out of memory']
     with pytest.raises(NotImplementedError, match='must define forward_backward'):
         nlp.utils.Parallelizable().forward_backward(1)
+
+
+def test_bertadam_one_parameter_at_a_time_is_the_formula_and_float16_keeps_a_master_copy():
+    rng = np.random.default_rng(3)
+    w0, g = rng.normal(size=(3, 4)).astype(np.float32), rng.normal(size=(3, 4)).astype(np.float32)
+    opt = nlp.optimizer.BERTAdam(learning_rate=0.1, wd=0.01, rescale_grad=0.5)
+    opt.aggregate_num = 1  # adamw_update, one parameter a call
+    w = mx.nd.array(w0)
+    opt.update(0, w, mx.nd.array(g), opt.create_state(0, w))
+    m, v = 0.1 * g * 0.5, 0.001 * (g * 0.5) ** 2  # no bias correction
+    np.testing.assert_allclose(w.asnumpy(), w0 - 0.1 * (m / (np.sqrt(v) + 1e-6) + 0.01 * w0), atol=1e-5)  # steps ~0.3
+    half = mx.nd.array(w0, dtype='float16')
+    opt16 = nlp.optimizer.BERTAdam(learning_rate=0.1, wd=0.01, rescale_grad=0.5, multi_precision=True)
+    state = opt16.create_state_multi_precision(0, half)
+    opt16.update_multi_precision([0], [half], [mx.nd.array(g, dtype='float16')], [state])
+    assert state[1].dtype == np.float32 and half.dtype == np.float16
+    np.testing.assert_allclose(half.asnumpy(), w.asnumpy(), atol=2e-3)

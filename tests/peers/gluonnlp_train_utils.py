@@ -8,12 +8,12 @@ import gluonnlp
 import mxnet as mx
 import numpy as np
 
-from nlp_train_cases import cases
+from nlp_train_cases import cases, layer_cases
 
 
 def main(job):
     d = {k: mx.nd.array(v) for k, v in np.load(job['inputs']).items()}
-    out = cases(gluonnlp, d, job['folder'])
+    out = {**cases(gluonnlp, d, job['folder']), **{f'layers.{k}': v for k, v in layer_cases(gluonnlp, d).items()}}
     try:
         gluonnlp.loss.LabelSmoothing(sparse_label=False)(d['dist']).asnumpy()
         out['custom_op_error'] = np.array('')

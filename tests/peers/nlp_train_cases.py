@@ -103,3 +103,29 @@ def cases(nlp, d, folder):
         pool.put(i)
     out['parallel'] = np.array(sorted(pool.get() for _ in range(5)))
     return out
+
+
+def layer_cases(nlp, d):
+    """GELU, L2Normalization, the initializers and BERTAdam: {case: numpy array}."""
+    out = {}
+    x = d['scores']
+    out['gelu'] = nlp.model.GELU()(x).asnumpy()
+    out['gelu_tanh'] = nlp.model.GELU(approximate=True)(x).asnumpy()
+    out['l2norm'] = nlp.model.L2Normalization()(x).asnumpy()
+    out['l2norm_axis1'] = nlp.model.L2Normalization(axis=1, eps=0.1)(x).asnumpy()
+    dense = mx.gluon.nn.Dense(6, in_units=3, bias_initializer=nlp.initializer.HighwayBias(),
+                              weight_initializer=nlp.initializer.TruncNorm(stdev=0.5))
+    np.random.seed(11)
+    dense.initialize()
+    out['highway_bias'], out['truncnorm'] = dense.bias.data().asnumpy(), dense.weight.data().asnumpy()
+    out['highway_bias_1'] = mx.nd.zeros(4)
+    nlp.initializer.HighwayBias(0.5, 1.0)._init_weight('b', out['highway_bias_1'])
+    out['highway_bias_1'] = out['highway_bias_1'].asnumpy()
+    net = _net(d)
+    trainer = mx.gluon.Trainer(net.collect_params(), 'bertadam', {'learning_rate': 0.05, 'wd': 0.01})
+    for step in range(3):
+        with mx.autograd.record():
+            (net(d['x'] * (step + 1)) ** 2).sum().backward()
+        trainer.step(2)
+    out['bertadam_w'], out['bertadam_b'] = net.weight.data().asnumpy(), net.bias.data().asnumpy()
+    return out

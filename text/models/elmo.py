@@ -14,6 +14,7 @@ from mxnet.gluon import HybridBlock, nn
 
 from ...errors import BadInputError
 from ...registry import register_model
+from ..layers import HighwayBias
 from ._gluonnlp import gluonnlp_records
 from .lstm_lm import LSTMPCell, Unrolled, steps, unroll
 
@@ -22,19 +23,6 @@ _FILTERS = ((1, 32), (2, 32), (3, 64), (4, 128), (5, 256), (6, 512), (7, 1024))
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
-class _HighwayBias(mx.init.Initializer):
-    """Highway bias: 0 for the transform half, `gate` for the gate half (ELMo opens the carry path at 1.0)."""
-
-    def __init__(self, gate=1.0):
-        super().__init__(gate=gate)
-        self._gate = gate
-
-    def _init_weight(self, name, arr):
-        half = arr.shape[0] // 2
-        arr[:half] = 0.0
-        arr[half:] = self._gate
-
-
 class Highway(HybridBlock):
     """`num_layers` highway layers: x <- (1 - t) * x + t * relu(h), with [h, t] = Dense(x), t through a sigmoid."""
 
@@ -44,7 +32,9 @@ class Highway(HybridBlock):
             self.hnet = nn.HybridSequential()
             with self.hnet.name_scope():
                 for _ in range(num_layers):
-                    self.hnet.add(nn.Dense(2 * size, in_units=size, flatten=False, bias_initializer=_HighwayBias()))
+                    # ELMo opens the carry path: the gate's bias starts at 1.0
+                    self.hnet.add(nn.Dense(2 * size, in_units=size, flatten=False,
+                                           bias_initializer=HighwayBias(0.0, 1.0)))
 
     def hybrid_forward(self, F, x):
         for layer in self.hnet:
