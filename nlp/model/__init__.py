@@ -2,6 +2,7 @@
 gluonzoo.text.models, whose constructors docs/from_gluonnlp.md compares with GluonNLP's."""
 from gluonzoo import aliases
 from gluonzoo.text.layers import GELU, L2Normalization
+from gluonzoo.text.sequence_sampler import BeamSearchSampler, BeamSearchScorer, SequenceSampler
 from gluonzoo.text.gluonnlp_api import (BUILDERS, awd_lstm_lm_600, awd_lstm_lm_1150, bert_12_768_12,  # noqa: F401
                                         bert_24_1024_16, big_rnn_lm_2048_512, distilbert_6_768_12,
                                         elmo_2x1024_128_2048cnn_1xhighway, elmo_2x2048_256_2048cnn_1xhighway,
@@ -13,7 +14,7 @@ from gluonzoo.text.models.elmo import BiLMEncoder, ELMoBiLM, ELMoCharacterEncode
 from gluonzoo.text.models.lstm_lm import AWDRNN, BigRNN, StandardRNN
 from gluonzoo.text.models.transformer import TransformerEncoder
 
-__all__ = ['AWDRNN', 'BERTClassifier', 'BERTEncoder', 'BERTModel', 'BiLMEncoder', 'BigRNN', 'DistilBERTModel',
+__all__ = ['AWDRNN', 'BeamSearchSampler', 'BeamSearchScorer', 'SequenceSampler', 'BERTClassifier', 'BERTEncoder', 'BERTModel', 'BiLMEncoder', 'BigRNN', 'DistilBERTModel',
            'ELMoBiLM', 'ELMoCharacterEncoder', 'GELU', 'Highway', 'L2Normalization', 'RoBERTaModel', 'StandardRNN', 'TransformerEncoder',
            'get_model', 'list_models', *BUILDERS]
 __getattr__ = aliases.children(__name__)
