@@ -1,4 +1,7 @@
-"""gluoncv.data: placeholder, filled in by the drop-in work."""
+"""gluoncv.data: GluonCV's datasets with its signatures and NDArray images (gluonzoo.vision.data.ndarray, over
+gluonzoo's readers), transforms and batchify."""
 from gluonzoo import aliases
+from gluonzoo.vision.data.ndarray import COCODetection, ImageNet, LstDetection, RecordFileDetection, VOCDetection
 
+__all__ = ['COCODetection', 'ImageNet', 'LstDetection', 'RecordFileDetection', 'VOCDetection']
 __getattr__ = aliases.children(__name__)

@@ -1,0 +1,149 @@
+"""GluonCV 0.10's detection and ImageNet datasets with its signatures and outputs, over gluonzoo's readers
+(.detection, .folder): images are HxWx3 uint8 MXNet NDArrays, labels numpy rows (VOC and the .lst/.rec files:
+xmin, ymin, xmax, ymax, class, difficult; COCO: the first five), default roots under ~/.mxnet/datasets, and
+GluonCV's subclassing hooks: a subclass sets `CLASSES` (and optionally passes `index_map`, class name -> id) to read
+its own VOC-style folders, as GluonCV's "prepare a custom dataset" tutorial does. `gluonzoo.cv.data` re-exports
+them; gluonzoo's own (numpy images, a `classes=` argument) stay in gluonzoo.vision.data.
+"""
+import os
+
+import mxnet as mx
+import numpy as np
+from mxnet.gluon.data import Dataset
+
+from ..meta import COCO, VOC
+from . import detection as _ours
+from .folder import ImageNet as _ImageNet
+
+__all__ = ['COCODetection', 'ImageNet', 'LstDetection', 'RecordFileDetection', 'VOCDetection']
+
+
+def _root(path, default):
+    return os.path.expanduser(os.fspath(path if path is not None else os.path.join('~', '.mxnet', 'datasets',
+                                                                                   default)))
+
+
+class _Samples(Dataset):
+    """(NDArray image, label) of the reader's samples, through the optional `transform(image, label)`."""
+    _transform = None  # not `transform`: Gluon's Dataset.transform(fn) keeps working
+
+    def __len__(self):
+        return len(self._reader)
+
+    def _label(self, label):
+        return label
+
+    def __getitem__(self, idx):
+        img, label = self._reader.sample(idx)
+        img, label = mx.nd.array(img, dtype='uint8'), self._label(label)
+        return self._transform(img, label) if self._transform else (img, label)
+
+    @property
+    def num_class(self):
+        return len(self.classes)
+
+
+class VOCDetection(_Samples):
+    """GluonCV's VOCDetection: `root/VOC<year>/...` for each (year, split) of `splits`; the class names are the
+    class's `CLASSES`, their ids `index_map` (default: their order). Labels are read when it is made
+    (`preload_label` is accepted: GluonCV's lazy reading gives the same samples)."""
+    CLASSES = VOC
+
+    def __init__(self, root=None, splits=((2007, 'trainval'), (2012, 'trainval')), transform=None, index_map=None,
+                 preload_label=True):
+        self._reader = _ours.VOCDetection(_root(root, 'voc'), splits, classes=self.classes)
+        self._transform, self.preload_label = transform, preload_label
+        self.index_map = index_map or dict(zip(self.classes, range(self.num_class)))
+        self._ids = np.array([self.index_map[c] for c in self.classes], np.float32)
+
+    @property
+    def classes(self):
+        return type(self).CLASSES
+
+    def _label(self, label):
+        label[:, 4] = self._ids[label[:, 4].astype(int)]
+        return label
+
+
+class COCODetection(_Samples):
+    """GluonCV's COCODetection: `root/annotations/<split>.json` for each of `splits`, images in `root/<year dir>`
+    (instances_val2017 -> val2017); labels (N, 5), an image without objects one row of -1 (`skip_empty=False`).
+    Crowd boxes are kept as ordinary boxes (`use_crowd=True`, GluonCV's default)."""
+    CLASSES = COCO
+
+    def __init__(self, root=None, splits=('instances_val2017',), transform=None, min_object_area=0,
+                 skip_empty=True, use_crowd=True):
+        root = _root(root, 'coco')
+        splits = [splits] if isinstance(splits, str) else list(splits)
+        self._readers = [_ours.COCODetection(os.path.join(root, split.split('_')[-1]),
+                                             os.path.join(root, 'annotations', f'{split}.json'),
+                                             skip_empty=skip_empty, use_crowd=use_crowd,
+                                             min_object_area=min_object_area) for split in splits]
+        self._reader = _Concat(self._readers)
+        self._transform = transform
+        first = self._readers[0]
+        self.json_id_to_contiguous, self.contiguous_id_to_json = first.json_id_to_contiguous, \
+            first.contiguous_id_to_json
+
+    @property
+    def classes(self):
+        return type(self).CLASSES
+
+    @property
+    def coco(self):
+        """The pycocotools COCO object of the one split (GluonCV's: an error with several)."""
+        if len(self._readers) != 1:
+            raise ValueError(f'coco: this dataset holds {len(self._readers)} splits; make one a split')
+        return self._readers[0].coco
+
+    def _label(self, label):
+        return label[:, :5]
+
+
+class _Concat:
+    """The samples of several readers, one after another."""
+
+    def __init__(self, readers):
+        self._readers = readers
+        self._starts = np.cumsum([0] + [len(r) for r in readers])
+
+    def __len__(self):
+        return int(self._starts[-1])
+
+    def sample(self, idx):
+        if not 0 <= idx < len(self):
+            raise IndexError(f'index {idx} is out of range for {len(self)} samples')
+        part = int(np.searchsorted(self._starts, idx, side='right')) - 1
+        return self._readers[part].sample(idx - int(self._starts[part]))
+
+
+class LstDetection(_Samples):
+    """GluonCV's LstDetection: the .lst file `filename`, image paths relative to `root`."""
+
+    def __init__(self, filename, root=''):
+        self._reader = _ours.LstDetection(filename, root)
+
+
+class RecordFileDetection(_Samples):
+    """GluonCV's RecordFileDetection: the .rec (+ .idx) `filename`."""
+
+    def __init__(self, filename, coord_normalized=True):
+        self._reader = _ours.RecordFileDetection(filename, coord_normalized)
+
+
+class ImageNet(Dataset):
+    """GluonCV's ImageNet: `root/train` (train=True) or `root/val`, one folder a class: (NDArray image, label),
+    through the optional `transform(image, label)` (Gluon's ImageFolderDataset convention)."""
+
+    def __init__(self, root=None, train=True, transform=None):
+        self._reader = _ImageNet(_root(root, 'imagenet'), 'train' if train else 'val')
+        self._transform = transform
+        self.synsets = self.classes = self._reader.classes
+
+    def __len__(self):
+        return len(self._reader)
+
+    def __getitem__(self, idx):
+        img, label = self._reader[idx]
+        img = mx.nd.array(img, dtype='uint8')
+        return self._transform(img, label) if self._transform else (img, label)
