@@ -7,10 +7,10 @@ fetched by `utils.download` from a server on 127.0.0.1 instead of GitHub, GluonC
 machine so nets are built with pretrained=False and initialized, and photos are smaller (`short=`) so the suite
 stays quick: the call sequence is the tutorial's.
 
-detection_custom is here too. Not here yet (issue 26's note): demo_yolo (presets.yolo.load_test at short=128 overflows), demo_imagenet
-(data.ImageNet1kAttr), demo_simple_pose (reset_class(reuse_weights) before a first forward), finetune_detection
-(its SSD training loop, not tried yet), and demo_mask_rcnn (it runs, but
-takes 150 s here: scripts/compat/run_gluoncv_tutorials.py covers it)."""
+detection_custom is here too. Not here yet (issue 26's note): demo_yolo (presets.yolo.load_test at short=128
+overflows), demo_imagenet (data.ImageNet1kAttr), demo_simple_pose (reset_class(reuse_weights) before a first
+forward), finetune_detection (its SSD training loop, not tried yet), and demo_mask_rcnn (it runs, but takes 150 s
+here: scripts/compat/run_gluoncv_tutorials.py covers it)."""
 import os
 import zipfile
 
