@@ -15,7 +15,7 @@ from gluonzoo.text.vocab import Vocab, count_tokens
 from ..peers import run_peer
 
 #: classes exported with GluonNLP's own constructor (not in the page's "differs" list)
-SAME_CONSTRUCTOR = ['BERTClassifier', 'BigRNN', 'ELMoBiLM', 'ELMoCharacterEncoder']
+SAME_CONSTRUCTOR = ['BERTClassifier', 'BigRNN', 'ELMoBiLM', 'ELMoCharacterEncoder', 'Highway']
 
 
 @pytest.fixture(scope='module')

@@ -73,6 +73,12 @@ def test_dense_label_smoothing_without_units(both):
 def test_bad_inputs_are_one_clear_error(tmp_path):
     with pytest.raises(ValueError, match='sparse_label=True needs units'):
         nlp.loss.LabelSmoothing()(mx.nd.array([1, 2]))
+    no_pad = nlp.Vocab(nlp.data.count_tokens('a b'.split()), padding_token=None)
+    with pytest.raises(BadInputError, match='StreamBPTTBatchify pads with vocab.padding_token'):
+        nlp.data.batchify.StreamBPTTBatchify(no_pad, 4, 2)
+    with pytest.raises(BadInputError, match="sampler='shuffled': use \"random\" or \"sequential\""):
+        nlp.data.batchify.StreamBPTTBatchify(nlp.Vocab(nlp.data.count_tokens('a b'.split())), 4, 2,
+                                             sampler='shuffled')
     net = mx.gluon.nn.Dense(2, in_units=2)
     net.initialize()
     net.collect_params().setattr('grad_req', 'null')

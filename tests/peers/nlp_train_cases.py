@@ -106,8 +106,16 @@ def cases(nlp, d, folder):
 
 
 def layer_cases(nlp, d):
-    """GELU, L2Normalization, the initializers and BERTAdam: {case: numpy array}."""
+    """GELU, L2Normalization, the initializers, BERTAdam and StreamBPTTBatchify: {case: numpy array}."""
     out = {}
+    words = 'the cat sat on the mat while a dog ran after the cat and then everyone slept'.split()
+    vocab = nlp.Vocab(nlp.data.count_tokens(words))
+    corpus = [mx.gluon.data.SimpleDataset([words[i:i + n] for i, n in zip(range(0, 18, 3), (3, 1, 4, 2, 5, 3))]),
+              mx.gluon.data.SimpleDataset([words[::2], words[1::3]])]
+    for sampler, last in (('sequential', 'keep'), ('sequential', 'discard'), ('random', 'keep')):
+        np.random.seed(3)
+        batches = list(nlp.data.batchify.StreamBPTTBatchify(vocab, 4, 3, sampler=sampler, last_batch=last)(corpus))
+        out[f'bptt_{sampler}_{last}'] = np.stack([np.stack([x.asnumpy(), y.asnumpy()]) for x, y in batches])
     x = d['scores']
     out['gelu'] = nlp.model.GELU()(x).asnumpy()
     out['gelu_tanh'] = nlp.model.GELU(approximate=True)(x).asnumpy()

@@ -26,6 +26,8 @@ and NDArray samples and gives float32 for lists unless dtype= is set.
 """
 import math
 
+import warnings
+
 import numpy as np
 
 from ...errors import BadInputError
@@ -65,8 +67,12 @@ class Pad:
     def __init__(self, axis=0, pad_val=None, ret_length=False, dtype=None, round_to=None, use_shared_mem=False):
         if not isinstance(axis, int):
             raise BadInputError(f'Pad axis must be an int, got {axis!r}')
+        if pad_val is None:  # GluonNLP's warnings, which its users (and its tests) expect
+            warnings.warn('Pad: no pad_val given, padding with 0; pass pad_val= (e.g. the vocabulary\'s padding '
+                          'id) to say so', stacklevel=2)
         self._axis, self._pad = axis, 0 if pad_val is None else pad_val
         self._ret_length, self._dtype, self._round_to, self._shared = ret_length, dtype, round_to, use_shared_mem
+        self._warned = False
 
     def __call__(self, data):
         import mxnet as mx
@@ -74,6 +80,10 @@ class Pad:
             raise BadInputError('Pad got an empty batch')
         dtype = self._dtype
         if isinstance(data[0], mx.nd.NDArray):
+            if not self._warned:
+                self._warned = True
+                warnings.warn('Pad of NDArrays copies each to numpy first: pad lists or numpy arrays, before they '
+                              'become NDArrays, for speed', stacklevel=2)
             dtype = dtype or data[0].dtype
             arrs = [d.asnumpy() for d in data]
         elif isinstance(data[0], np.ndarray):
@@ -214,3 +224,59 @@ class CorpusBPTTBatchify:
         out = [(cols[s:s + self._seq_len], cols[s + 1:s + self._seq_len + 1])
                for s in range(0, n - self._seq_len, self._seq_len)]
         return mx.gluon.data.SimpleDataset(out)
+
+
+class StreamBPTTBatchify:
+    """A stream of corpora (datasets of token lists, e.g. sentences) -> a stream of (data, target) pairs of shape
+    (seq_len, batch_size), target shifted by one token. Each batch column reads sentences one after another (within
+    a corpus in `sampler` order, 'random' or 'sequential'), carrying over what did not fit; the last batch is padded
+    with the vocabulary's padding token ('keep') or dropped when it is all padding past the stream ('discard')."""
+
+    def __init__(self, vocab, seq_len, batch_size, sampler='random', last_batch='keep'):
+        if not getattr(vocab, 'padding_token', None):
+            raise BadInputError('StreamBPTTBatchify pads with vocab.padding_token: build the vocabulary with one')
+        if last_batch not in ('keep', 'discard'):
+            raise BadInputError(f'last_batch={last_batch!r}: use "keep" or "discard"')
+        if sampler not in ('random', 'sequential'):
+            raise BadInputError(f'sampler={sampler!r}: use "random" or "sequential"')
+        self._vocab, self._seq_len, self._batch_size = vocab, seq_len, batch_size
+        self._sampler, self._last_batch = sampler, last_batch
+
+    def __call__(self, corpus):
+        from .datasets import SimpleDataStream
+        return SimpleDataStream(_ReiterableBPTT(self, corpus))
+
+
+class _ReiterableBPTT:
+    def __init__(self, spec, corpus):
+        self._spec, self._corpus = spec, corpus
+
+    def __iter__(self):
+        import mxnet as mx
+        s = self._spec
+        order = mx.gluon.data.RandomSampler if s._sampler == 'random' else mx.gluon.data.SequentialSampler
+        sentences = (part[i] for part in self._corpus for i in order(len(part)))
+        pad = s._vocab[s._vocab.padding_token]
+        waiting = [[] for _ in range(s._batch_size)]  # each column's ids not yet written
+        ended = False
+        while True:
+            data = np.full((s._batch_size, s._seq_len), pad, np.float32)
+            target = np.full((s._batch_size, s._seq_len), pad, np.float32)
+            carried = False
+            for col, ids in enumerate(waiting):
+                filled = 0
+                try:
+                    while filled < s._seq_len:
+                        if len(ids) <= 1:  # a target needs the next token: read on
+                            ids.extend(s._vocab[next(sentences)])
+                        n = min(len(ids) - 1, s._seq_len - filled)
+                        data[col, filled:filled + n], target[col, filled:filled + n] = ids[:n], ids[1:n + 1]
+                        del ids[:n]
+                        carried = carried or bool(ids)
+                        filled += n
+                except StopIteration:
+                    ended = True
+            if carried or s._last_batch == 'keep':
+                yield mx.nd.array(data).T, mx.nd.array(target).T
+            if ended and not carried:
+                return

@@ -24,23 +24,25 @@ _FILTERS = ((1, 32), (2, 32), (3, 64), (4, 128), (5, 256), (6, 512), (7, 1024))
 
 # -- blocks -------------------------------------------------------------------------------------------------------
 class Highway(HybridBlock):
-    """`num_layers` highway layers: x <- (1 - t) * x + t * relu(h), with [h, t] = Dense(x), t through a sigmoid."""
+    """`num_layers` highway layers: x <- (1 - t) * x + t * activation(h), with [h, t] = Dense(x), t through a
+    sigmoid; GluonNLP's signature, its gate bias -2 by default (ELMo's character encoder opens it at 1.0)."""
 
-    def __init__(self, size, num_layers, **kwargs):
+    def __init__(self, input_size, num_layers, activation='relu', highway_bias=None, **kwargs):
         super().__init__(**kwargs)
+        self._activation = activation
+        bias = highway_bias if highway_bias is not None else HighwayBias(0.0, -2.0)
         with self.name_scope():
             self.hnet = nn.HybridSequential()
             with self.hnet.name_scope():
                 for _ in range(num_layers):
-                    # ELMo opens the carry path: the gate's bias starts at 1.0
-                    self.hnet.add(nn.Dense(2 * size, in_units=size, flatten=False,
-                                           bias_initializer=HighwayBias(0.0, 1.0)))
+                    self.hnet.add(nn.Dense(2 * input_size, in_units=input_size, flatten=False,
+                                           bias_initializer=bias))
 
     def hybrid_forward(self, F, x):
         for layer in self.hnet:
             h, t = F.split(layer(x), num_outputs=2, axis=-1)
             t = F.sigmoid(t)
-            x = (1 - t) * x + t * F.relu(h)
+            x = (1 - t) * x + t * F.Activation(h, act_type=self._activation)
         return x
 
 
@@ -75,7 +77,7 @@ class CharCNN(HybridBlock):
                     branch = nn.HybridSequential()  # GluonNLP's branch holds the conv, a max and the activation
                     branch.add(_Conv1D(n, width, embed_size))
                     self._convs.add(branch)
-            self._highways = Highway(total, num_highway) if num_highway else None
+            self._highways = Highway(total, num_highway, highway_bias=HighwayBias(0.0, 1.0)) if num_highway else None
             self._projection = nn.Dense(output_size, in_units=total) if output_size else None
 
     def hybrid_forward(self, F, x):

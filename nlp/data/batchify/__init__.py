@@ -1,8 +1,8 @@
 """gluonnlp.data.batchify: batchify functions (gluonzoo.text.data.batchify)."""
 from gluonzoo import aliases
 from gluonzoo.text.data.batchify import (CorpusBatchify, CorpusBPTTBatchify, Dict, List, NamedTuple, Pad,  # noqa: F401
-                                         Stack, Tuple)
+                                         Stack, StreamBPTTBatchify, Tuple)
 
-__all__ = ['CorpusBPTTBatchify', 'CorpusBatchify', 'Dict', 'List', 'NamedTuple', 'Pad', 'Stack', 'Tuple']
+__all__ = ['CorpusBPTTBatchify', 'CorpusBatchify', 'Dict', 'List', 'NamedTuple', 'Pad', 'Stack', 'StreamBPTTBatchify', 'Tuple']
 
 __getattr__ = aliases.children(__name__)
