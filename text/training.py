@@ -1,16 +1,14 @@
 """What GluonNLP's training scripts import from `gluonnlp.utils` and `gluonnlp.metric`: gradient norms and
-clipping, parameter and trainer-state files, seeds, files, version checks, a thread pool for multi-device
-forward/backward, and the masked-accuracy / length-normalized-loss metrics.
+clipping, parameter and trainer-state files, seeds, files, version checks, and the masked-accuracy /
+length-normalized-loss metrics (GluonNLP's Parallel is gluonzoo.parallel's, which GluonCV's utils share).
 
 Files are written under a temporary name and renamed into place, so a failed save leaves the old file (or none);
 `s3://` paths, which GluonNLP hands to boto3, are refused with one error (nothing here talks to S3).
 """
 import glob as _glob
 import os
-import queue
 import random
 import tempfile
-import threading
 import warnings
 
 import mxnet as mx
@@ -19,7 +17,7 @@ import numpy as np
 from ..errors import BadInputError
 from ..filesystem import check_version as _check_version, makedirs
 
-__all__ = ['LengthNormalizedLoss', 'MaskedAccuracy', 'Parallel', 'Parallelizable', 'check_version',
+__all__ = ['LengthNormalizedLoss', 'MaskedAccuracy', 'check_version',
            'clip_grad_global_norm', 'glob', 'grad_global_norm', 'load_parameters', 'load_states', 'mkdir', 'remove',
            'save_parameters', 'save_states', 'set_seed']
 
@@ -142,65 +140,6 @@ def set_seed(seed=0):
     random.seed(seed)
     np.random.seed(seed)
     mx.random.seed(seed)
-
-
-# -- a thread per device ------------------------------------------------------------------------------------------
-class Parallelizable:
-    """What `Parallel` runs: `forward_backward(x)` on one device's share of the batch, returning its result."""
-
-    def forward_backward(self, x):
-        raise NotImplementedError(f'{type(self).__name__} must define forward_backward(x)')
-
-
-class Parallel:
-    """`put(x)` hands x to one of `num_workers` threads that run `parallizable.forward_backward(x)`; `get()`
-    returns one result (in the order they finish). With `serial_init`, the first `num_workers` calls run in the
-    caller's thread (deferred parameter initialization is not thread-safe). MXNet's engine releases the GIL, so
-    the devices' work overlaps."""
-
-    def __init__(self, num_workers, parallizable, serial_init=True):
-        self._in, self._out = queue.Queue(), queue.Queue()
-        self._parallizable = parallizable
-        self._serial = num_workers if serial_init else 0
-        self._threads = [threading.Thread(target=self._work, daemon=True) for _ in range(num_workers)]
-        for t in self._threads:
-            t.start()
-
-    def _work(self):
-        while True:
-            x = self._in.get()
-            if x is _STOP:
-                return
-            try:
-                self._out.put(self._parallizable.forward_backward(x))
-            except BaseException as e:  # noqa: BLE001 (re-raised in the caller's get())
-                self._out.put(_Failed(e))
-
-    def put(self, x):
-        if self._serial > 0 or not self._threads:
-            self._serial -= 1
-            self._out.put(self._parallizable.forward_backward(x))
-        else:
-            self._in.put(x)
-
-    def get(self):
-        out = self._out.get()
-        if isinstance(out, _Failed):
-            raise out.error
-        return out
-
-    def __del__(self):
-        for t in self._threads:
-            if t.is_alive():
-                self._in.put(_STOP)
-
-
-_STOP = object()
-
-
-class _Failed:
-    def __init__(self, error):
-        self.error = error
 
 
 # -- metrics ------------------------------------------------------------------------------------------------------

@@ -141,11 +141,17 @@ class Parallelizable:
 
 class Parallel:
     """`num_workers` threads running `parallizable.forward_backward` on what `put` hands them; `get` returns the
-    results as they finish. The first `num_workers` puts run in the caller's thread with `serial_init` (so
-    deferred parameter shapes settle once)."""
+    results as they finish (a worker's exception is raised by `get`). The first `num_workers` puts run in the
+    caller's thread with `serial_init` (so deferred parameter shapes settle once)."""
 
     class _Stop:
         pass
+
+    class _Failed:
+        """A worker's exception, raised again by get() (else the worker dies and get() waits forever)."""
+
+        def __init__(self, error):
+            self.error = error
 
     def __init__(self, num_workers, parallizable, serial_init=True):
         self._in, self._out = queue.Queue(), queue.Queue()
@@ -159,7 +165,10 @@ class Parallel:
             x = self._in.get()
             if isinstance(x, Parallel._Stop):
                 return
-            self._out.put(self._parallizable.forward_backward(x))
+            try:
+                self._out.put(self._parallizable.forward_backward(x))
+            except BaseException as e:  # noqa: BLE001 -- handed to the caller: get() raises it
+                self._out.put(Parallel._Failed(e))
 
     def put(self, x):
         if self._serial > 0 or not self._threads:
@@ -169,7 +178,10 @@ class Parallel:
             self._in.put(x)
 
     def get(self):
-        return self._out.get()
+        out = self._out.get()
+        if isinstance(out, Parallel._Failed):
+            raise out.error
+        return out
 
     def __del__(self):
         for t in getattr(self, '_threads', ()):
