@@ -14,9 +14,7 @@ DIFFERS = {
     'gluonnlp.embedding.GloVe': 'pretrained files come from $GLUONZOO_EMBEDDING_REPO (default the MXNet S3 bucket GluonNLP uses) through gluonzoo downloader; embedding_root defaults to $MXNET_HOME/embedding (GluonNLP: ~/.mxnet/embedding); offline or HTTP failures are one BadInputError line',
     'gluonnlp.loss.LabelSmoothing': "dense labels without units work, hybridized too (GluonNLP's Python custom operator is refused by MXNet 1.9.1); a sparse label without units is a ValueError (GluonNLP: AssertionError)",
     'gluonnlp.model.SequenceSampler': "top_k samples among the k most likely tokens of each step (GluonNLP's compares argsort's output, the token ids in score order, with k, so it keeps an arbitrary set)",
-    'gluonnlp.model.sequence_sampler.SequenceSampler': "top_k samples among the k most likely tokens of each step (GluonNLP's compares argsort's output, the token ids in score order, with k, so it keeps an arbitrary set)",
     'gluonnlp.model.BeamSearchSampler': "decoder states may hold dicts too (GluonNLP's hybridized step refuses them)",
-    'gluonnlp.model.sequence_sampler.BeamSearchSampler': "decoder states may hold dicts too (GluonNLP's hybridized step refuses them)",
     'gluonnlp.utils.check_version': 'compares with the GluonNLP API release gluonzoo.nlp mirrors (0.10.0), since GluonNLP scripts pass GluonNLP version numbers; library= compares that module, as GluonNLP does',
     'gluonnlp.utils.save_parameters': 'written under a temporary name and renamed, so a failed save leaves no partial file; s3:// paths are a BadInputError (GluonNLP goes through boto3); the same for save_states, load_parameters, load_states, mkdir (GluonNLP warns there) and remove',
     'gluonnlp.utils.grad_global_norm': 'parameters without any gradient are a BadInputError (GluonNLP: AssertionError)',
@@ -43,17 +41,14 @@ _CONSTRUCTORS = {
     'StandardRNN': "mode='lstm' only (another mode is a ValueError): GluonNLP's published language models are LSTMs",
     'AWDRNN': "mode='lstm' only (another mode is a ValueError): GluonNLP's published language models are LSTMs",
 }
-_HOMES = {'BERTModel': 'bert', 'RoBERTaModel': 'bert', 'DistilBERTModel': 'bert', 'BERTEncoder': 'bert',
-          'TransformerEncoder': 'transformer', 'BiLMEncoder': 'bilm_encoder',
-          'StandardRNN': 'language_model', 'AWDRNN': 'language_model'}
-for _name, _why in _CONSTRUCTORS.items():
-    DIFFERS[f'gluonnlp.model.{_name}'] = DIFFERS[f'gluonnlp.model.{_HOMES[_name]}.{_name}'] = _why
+for _name, _why in _CONSTRUCTORS.items():  # one note an object: it holds under model.bert.BERTModel too
+    DIFFERS[f'gluonnlp.model.{_name}'] = _why
 DIFFERS['gluonnlp.model.get_model'] = ('pretrained defaults to True for every name (GluonNLP: BERT only); a vocab= '
                                        "given with a dataset_name is used once its size fits the checkpoint's "
                                        "(GluonNLP ignores it); model class names are not built (use the builders)")
-DIFFERS['gluonnlp.model.distilbert_6_768_12'] = DIFFERS['gluonnlp.model.bert.distilbert_6_768_12'] = (
+DIFFERS['gluonnlp.model.distilbert_6_768_12'] = (
     'output_attention=True and output_all_encodings=True are not built (only the last encoding is returned)')
-DIFFERS['gluonnlp.model.list_models'] = DIFFERS['gluonnlp.model.info.list_models'] = (
+DIFFERS['gluonnlp.model.list_models'] = (
     "the 16 builder names; GluonNLP's also lists its model classes")
 
 #: [(pattern, why)] for names that are not provided, first match wins

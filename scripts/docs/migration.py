@@ -59,10 +59,23 @@ def _first(patterns, name):
     return next((why for pattern, why in patterns if fnmatch.fnmatchcase(name, pattern)), None)
 
 
+def _ours(ours_root, peer, full):
+    """Our object under the peer's dotted name `full`, or None."""
+    module, _, name = full.rpartition('.')
+    try:
+        return getattr(importlib.import_module(ours_root + module[len(peer):]), name)
+    except (ImportError, AttributeError):
+        return None
+
+
 def classify(peer, api):
-    """[(peer module, name, kind, status, why)], status one of provided, differs, missing."""
+    """[(peer module, name, kind, status, why)], status one of provided, differs, missing. A DIFFERS note is of
+    the object: it holds under every spelling the peer has for it (gluonnlp.model.BERTModel and
+    gluonnlp.model.bert.BERTModel), so the notes name each object once."""
     ours_root = PEER_PACKAGES[peer][0]
     differs, not_provided, other = notes(peer)
+    by_object = {id(obj): why for full, why in differs.items()
+                 if (obj := _ours(ours_root, peer, full)) is not None and not isinstance(obj, (str, int, float))}
     rows = []
     for module in sorted(api):
         ours = ours_root + module[len(peer):]
@@ -77,7 +90,8 @@ def classify(peer, api):
             except Exception:  # noqa: BLE001 -- a name whose lookup fails is not provided; the page says so
                 present = False
             if present:
-                status, why = ('differs', differs[full]) if full in differs else ('provided', '')
+                why = differs.get(full) or by_object.get(id(getattr(mod, name)), '')
+                status = 'differs' if why else 'provided'
             else:
                 issue = _first(other, full)
                 why = f'issue {issue}' if issue else _first(not_provided, full) or 'not yet'
