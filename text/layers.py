@@ -79,6 +79,13 @@ class BERTAdam(mx.optimizer.Optimizer):
         self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
         self.aggregate_num = max(1, min(50, int(os.getenv('MXNET_OPTIMIZER_AGGREGATION_SIZE', '4'))))
 
+    def _rescale(self, ctx):
+        """rescale_grad as the (1,) NDArray the AdamW kernels take, made again only when the Trainer changes it."""
+        key = (self.rescale_grad, ctx)
+        if getattr(self, '_rescale_key', None) != key:
+            self._rescale_key, self._rescale_nd = key, mx.nd.full((1,), self.rescale_grad, ctx=ctx)
+        return self._rescale_nd
+
     def create_state(self, index, weight):
         return (mx.nd.zeros(weight.shape, weight.context, dtype=weight.dtype),
                 mx.nd.zeros(weight.shape, weight.context, dtype=weight.dtype))
@@ -102,7 +109,7 @@ class BERTAdam(mx.optimizer.Optimizer):
         self._update_count(indices)
         lrs, wds = self._get_lrs(indices), self._get_wds(indices)
         kwargs = {'beta1': self.beta1, 'beta2': self.beta2, 'epsilon': self.epsilon,
-                  'rescale_grad': mx.nd.full((1,), self.rescale_grad, ctx=weights[0].context)}
+                  'rescale_grad': self._rescale(weights[0].context)}
         if self.clip_gradient:
             kwargs['clip_gradient'] = self.clip_gradient
         dense = all(w.stype == 'default' and g.stype == 'default' for w, g in zip(weights, grads))

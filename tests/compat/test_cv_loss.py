@@ -8,7 +8,7 @@ import pytest
 import gluonzoo.cv as gcv
 from gluonzoo.cv import loss as L
 
-from ..peers import run_peer
+from ..peers import run_peer_cases
 from ..peers.loss_cases import cases
 
 
@@ -40,13 +40,9 @@ def _inputs(rng):
 @pytest.fixture(scope='module')
 def both(tmp_path_factory):
     """(our cases, GluonCV's, the inputs): one peer run for the file."""
-    folder = tmp_path_factory.mktemp('losses')
-    arrays = {k: np.asarray(v, np.float32) for k, v in _inputs(np.random.default_rng(0)).items()}
-    np.savez(folder / 'inputs.npz', **arrays)
-    run_peer('gluoncv_losses.py', folder, [{'inputs': str(folder / 'inputs.npz'), 'out': str(folder / 'ref.npz')}],
-             timeout=300)
-    d = {k: mx.nd.array(v) for k, v in arrays.items()}
-    return cases(L, d), dict(np.load(folder / 'ref.npz')), d
+    d, ref = run_peer_cases('gluoncv_losses.py', tmp_path_factory.mktemp('losses'),
+                            _inputs(np.random.default_rng(0)))
+    return cases(L, d), ref, d
 
 
 def test_losses_and_gradients_equal_gluoncvs(both):

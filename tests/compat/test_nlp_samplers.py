@@ -8,7 +8,7 @@ import pytest
 import gluonzoo.nlp as nlp
 from gluonzoo.errors import BadInputError
 
-from ..peers import run_peer
+from ..peers import run_peer_cases
 from ..peers.sampler_cases import Decoder, cases
 
 
@@ -21,13 +21,9 @@ def _inputs(rng):
 
 @pytest.fixture(scope='module')
 def both(tmp_path_factory):
-    root = tmp_path_factory.mktemp('samplers')
-    arrays = {k: np.asarray(v, np.float32) for k, v in _inputs(np.random.default_rng(0)).items()}
-    np.savez(root / 'inputs.npz', **arrays)
-    run_peer('gluonnlp_samplers.py', root, [{'inputs': str(root / 'inputs.npz'), 'out': str(root / 'ref.npz')}],
-             timeout=300)
-    d = {k: mx.nd.array(v) for k, v in arrays.items()}
-    return cases(nlp.model, d), dict(np.load(root / 'ref.npz')), d
+    d, ref = run_peer_cases('gluonnlp_samplers.py', tmp_path_factory.mktemp('samplers'),
+                            _inputs(np.random.default_rng(0)))
+    return cases(nlp.model, d), ref, d
 
 
 def test_samplers_give_gluonnlps_answers(both):

@@ -11,7 +11,7 @@ import pytest
 import gluonzoo.nlp as nlp
 from gluonzoo.errors import BadInputError
 
-from ..peers import run_peer
+from ..peers import run_peer_cases
 from ..peers.nlp_train_cases import cases, layer_cases
 
 
@@ -27,15 +27,12 @@ def _inputs(rng):
 def both(tmp_path_factory):
     """(ours, GluonNLP's), each run in its own empty folder: one peer run for the file."""
     root = tmp_path_factory.mktemp('nlp_train')
-    arrays = {k: np.asarray(v, np.float32) for k, v in _inputs(np.random.default_rng(0)).items()}
-    np.savez(root / 'inputs.npz', **arrays)
     (root / 'peer').mkdir()
     (root / 'ours').mkdir()
-    run_peer('gluonnlp_train_utils.py', root, [{'inputs': str(root / 'inputs.npz'), 'folder': str(root / 'peer'),
-                                                'out': str(root / 'ref.npz')}], timeout=300)
-    d = {k: mx.nd.array(v) for k, v in arrays.items()}
+    d, ref = run_peer_cases('gluonnlp_train_utils.py', root, _inputs(np.random.default_rng(0)),
+                            folder=str(root / 'peer'))
     ours = {**cases(nlp, d, str(root / 'ours')), **{f'layers.{k}': v for k, v in layer_cases(nlp, d).items()}}
-    return ours, dict(np.load(root / 'ref.npz'))
+    return ours, ref
 
 
 def test_the_same_calls_give_gluonnlps_answers(both):

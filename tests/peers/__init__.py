@@ -20,3 +20,16 @@ def run_peer(script, out_dir, jobs, timeout=900):
     if p.returncode != 0:
         raise RuntimeError(f'{script} failed:\n{p.stderr[-4000:]}')
     return p.stdout
+
+
+def run_peer_cases(script, out_dir, inputs, timeout=300, **job):
+    """The cases pattern of tests/compat: `inputs` (name -> array) saved as float32 to out_dir/inputs.npz, the peer
+    script run on it (one job {inputs, out, **job}; tests/peers/case_jobs.py serves it there), and (the inputs as
+    NDArrays, the peer's {case: numpy array}) returned for the test to run the same cases on ours."""
+    import mxnet as mx
+    import numpy as np
+    arrays = {k: np.asarray(v, np.float32) for k, v in inputs.items()}
+    np.savez(os.path.join(out_dir, 'inputs.npz'), **arrays)
+    out = os.path.join(out_dir, 'ref.npz')
+    run_peer(script, out_dir, [{'inputs': os.path.join(out_dir, 'inputs.npz'), 'out': out, **job}], timeout=timeout)
+    return {k: mx.nd.array(v) for k, v in arrays.items()}, dict(np.load(out))

@@ -1,9 +1,18 @@
 """The three trainable detector families' targets and losses, as GluonCV 0.10.5's scripts compute them (see the
 package docstring): SSD, YOLOv3 (darknet's YOLOv3-tiny trains as one) and CenterNet, each a small head class that
 prepares the net, makes the targets of a batch and computes its loss."""
+import functools
+
 import numpy as np
 
 from ...transforms import detection as presets
+
+
+@functools.lru_cache(maxsize=None)
+def _loss_block(name, **options):
+    """The parameter-free loss block vision.losses.<name>(**options), made once (a training step calls it)."""
+    from ... import losses
+    return getattr(losses, name)(**options)
 
 
 class Draws(np.random.RandomState):
@@ -168,7 +177,6 @@ def yolo3_loss(outputs, targets, labels, ignore_iou_thresh=0.7):
     and prefetched targets; a prediction whose decoded box has IoU > ignore_iou_thresh with a box of its image is
     not counted as background."""
     import mxnet as mx
-    from ...losses import YOLOV3Loss
     nd = mx.nd
     boxes, centers, scales, objness, class_pred = outputs[:5]
     obj_t, center_t, scale_t, weight_t, cls_t = targets
@@ -182,7 +190,8 @@ def yolo3_loss(outputs, targets, labels, ignore_iou_thresh=0.7):
     obj_t, center_t, scale_t, weight_t, cls_t = (nd.array(t, ctx=ctx) for t in (obj_t, center_t, scale_t,
                                                                                     weight_t, cls_t))
     cls_mask = nd.tile(obj_t > 0, reps=(1, 1, cls_t.shape[2])) * (cls_t >= 0)
-    return YOLOV3Loss()(objness, centers, scales, class_pred, obj_t, center_t, scale_t, weight_t, cls_t, cls_mask)
+    return _loss_block('YOLOV3Loss')(objness, centers, scales, class_pred, obj_t, center_t, scale_t, weight_t, cls_t,
+                                      cls_mask)
 
 
 class _YOLOv3:
@@ -267,11 +276,11 @@ def center_net_targets(label, num_class, width, height):
 def center_net_loss(outputs, targets, wh_weight=0.1, reg_weight=1.0):
     """GluonCV's CenterNet losses of one batch (scalars): the heatmap focal loss over the batch's centers, and L1 of
     sizes (times wh_weight) and offsets (times reg_weight) over their masked cells."""
-    from ...losses import HeatmapFocalLoss, MaskedL1Loss
     heat, wh, reg = outputs
     heat_t, wh_t, wh_m, reg_t, reg_m = targets
-    return (HeatmapFocalLoss(from_logits=True)(heat, heat_t), MaskedL1Loss(weight=wh_weight)(wh, wh_t, wh_m),
-            MaskedL1Loss(weight=reg_weight)(reg, reg_t, reg_m))
+    return (_loss_block('HeatmapFocalLoss', from_logits=True)(heat, heat_t),
+            _loss_block('MaskedL1Loss', weight=wh_weight)(wh, wh_t, wh_m),
+            _loss_block('MaskedL1Loss', weight=reg_weight)(reg, reg_t, reg_m))
 
 
 class _CenterNet:
