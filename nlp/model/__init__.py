@@ -12,9 +12,12 @@ from gluonzoo.text.gluonnlp_api import (BUILDERS, awd_lstm_lm_600, awd_lstm_lm_1
 from gluonzoo.text.models.bert import BERTClassifier, BERTEncoder, BERTModel, DistilBERTModel, RoBERTaModel
 from gluonzoo.text.models.elmo import BiLMEncoder, ELMoBiLM, ELMoCharacterEncoder, Highway
 from gluonzoo.text.models.lstm_lm import AWDRNN, BigRNN, StandardRNN
-from gluonzoo.text.models.transformer import TransformerEncoder
+from gluonzoo.text.models.attention import (AttentionCell, DotProductAttentionCell, MLPAttentionCell,  # noqa: F401
+                                            MultiHeadAttentionCell, PositionwiseFFN)
+from gluonzoo.text.models.transformer import TransformerEncoder, TransformerEncoderCell
 
-__all__ = ['AWDRNN', 'BeamSearchSampler', 'BeamSearchScorer', 'SequenceSampler', 'BERTClassifier', 'BERTEncoder', 'BERTModel', 'BiLMEncoder', 'BigRNN', 'DistilBERTModel',
+__all__ = ['AttentionCell', 'DotProductAttentionCell', 'MLPAttentionCell', 'MultiHeadAttentionCell',
+           'PositionwiseFFN', 'TransformerEncoderCell', 'AWDRNN', 'BeamSearchSampler', 'BeamSearchScorer', 'SequenceSampler', 'BERTClassifier', 'BERTEncoder', 'BERTModel', 'BiLMEncoder', 'BigRNN', 'DistilBERTModel',
            'ELMoBiLM', 'ELMoCharacterEncoder', 'GELU', 'Highway', 'L2Normalization', 'RoBERTaModel', 'StandardRNN', 'TransformerEncoder',
            'get_model', 'list_models', *BUILDERS]
 __getattr__ = aliases.children(__name__)

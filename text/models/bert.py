@@ -6,6 +6,8 @@ Parameter names follow GluonNLP's structure (`encoder.transformer_cells.N.attent
 loads strictly. The arithmetic is GluonNLP's, the ops are not: GluonNLP runs time-major with the fused
 `interleaved_matmul_selfatt_*` ops and a length-masked softmax, none of which export to ONNX; here everything is
 batch-major with Dense, batch_dot, an additive mask and reshapes that only use 0 and -1 (see DESIGN.md).
+Self-attention is its own block here rather than attention.py's MultiHeadAttentionCell: the mask is over keys only,
+(B, T) added to the scores, where the general cell takes a (B, Tq, Tk) one; the FFN is attention.py's.
 """
 import mxnet as mx
 from mxnet.gluon import HybridBlock, nn
@@ -17,6 +19,7 @@ from ...registry import register_model
 from ...weights import ONE_THREAD, Source, Weights
 from ..data.corpora import LEXNAMES
 from ._gluonnlp import gluonnlp_records
+from .attention import PositionwiseFFN
 
 # a masked attention score: exp() of it is exactly 0 in float32, as GluonNLP's length-masked softmax gives
 _NEG = -1e30
@@ -62,24 +65,6 @@ class MultiHeadSelfAttention(HybridBlock):
         return F.reshape(ctx, shape=(0, 0, -1))
 
 
-class PositionwiseFFN(HybridBlock):
-    """Dense -> GELU -> Dense, residual, LayerNorm (post-norm, as BERT)."""
-
-    def __init__(self, units, hidden_size, dropout=0.0, activation='gelu', layer_norm_eps=1e-12, **kwargs):
-        super().__init__(**kwargs)
-        self._act = activation
-        with self.name_scope():
-            self.ffn_1 = nn.Dense(hidden_size, flatten=False, in_units=units, prefix='ffn_1_')
-            self.ffn_2 = nn.Dense(units, flatten=False, in_units=hidden_size, prefix='ffn_2_')
-            self.dropout_layer = nn.Dropout(dropout)
-            self.layer_norm = nn.LayerNorm(in_channels=units, epsilon=layer_norm_eps)
-
-    def hybrid_forward(self, F, x):
-        h = self.ffn_1(x)
-        h = F.LeakyReLU(h, act_type='gelu') if self._act == 'gelu' else F.Activation(h, act_type=self._act)
-        return self.layer_norm(self.dropout_layer(self.ffn_2(h)) + x)
-
-
 class BERTEncoderCell(HybridBlock):
     """One transformer layer: self-attention, projection, residual + LayerNorm, then the FFN."""
 
@@ -90,7 +75,8 @@ class BERTEncoderCell(HybridBlock):
             self.attention_cell = MultiHeadSelfAttention(units, num_heads, dropout)
             self.proj = nn.Dense(units, flatten=False, in_units=units, prefix='proj_')
             self.dropout_layer = nn.Dropout(dropout)
-            self.ffn = PositionwiseFFN(units, hidden_size, dropout, activation, layer_norm_eps)
+            self.ffn = PositionwiseFFN(units=units, hidden_size=hidden_size, dropout=dropout, activation=activation,
+                                       layer_norm_eps=layer_norm_eps, in_units=units)
             self.layer_norm = nn.LayerNorm(in_channels=units, epsilon=layer_norm_eps)
 
     def hybrid_forward(self, F, x, mask=None):

@@ -4,9 +4,9 @@
 Layout: blocks -> model -> weights record -> registered builders. Names follow GluonNLP (`encoder.transformer_cells.N.attention_cell.
 proj_query.weight`, `decoder.transformer_cells.N.attention_cell_inter...`, `src_embed.0.weight`, `tgt_proj.bias`);
 GluonNLP's `one_step_ahead_decoder` shares every parameter with `decoder`, so here it is the same block under both
-names and a GluonNLP file loads strictly. Masked softmax is GluonNLP's: masked scores are replaced by -1e18 and
-the weights multiplied by the mask (a fully masked row attends to nothing); it is written with arithmetic masks,
-batch_dot and 0/-1 reshapes so the graph exports to ONNX.
+names and a GluonNLP file loads strictly. The attention cells and FFN are text/models/attention.py's (GluonNLP's
+classes: masked scores -1e18, weights times the mask), written with arithmetic masks, batch_dot and 0/-1 reshapes
+so the graph exports to ONNX.
 """
 import math
 
@@ -17,9 +17,8 @@ from mxnet.gluon import HybridBlock, nn
 from ...registry import register_model
 from ...weights import ONE_THREAD, Source, Weights
 from ._gluonnlp import gluonnlp_records
-
-_NEG = -1e18
-
+from .attention import DotProductAttentionCell, MultiHeadAttentionCell, PositionwiseFFN
+from .attention import attention_cell as attention_cell_by_name
 
 def sinusoid_positions(max_length, units):
     """GluonNLP's position table: sin on even, cos on odd dimensions, angle pos / 10000^(2i/units) for dim i."""
@@ -29,81 +28,65 @@ def sinusoid_positions(max_length, units):
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
-class MultiHeadAttentionCell(HybridBlock):
-    """Scaled dot-product attention over heads; `mask` (batch, query, key) of 0/1, or None."""
+def _self_attention(units, num_heads, dropout):
+    return MultiHeadAttentionCell(DotProductAttentionCell(scaled=True, dropout=dropout), units, units, units,
+                                  num_heads, use_bias=False)
 
-    def __init__(self, units, num_heads, dropout=0.0, use_bias=False, **kwargs):
-        super().__init__(**kwargs)
-        self._heads, self._scale = num_heads, 1.0 / math.sqrt(units // num_heads)
+
+class TransformerEncoderCell(HybridBlock):
+    """GluonNLP's encoder layer: self-attention, projection, dropout, residual, LayerNorm, then the FFN;
+    `cell(x, mask=None) -> (outputs, [attention weights] with output_attention else [])`."""
+
+    def __init__(self, *, attention_cell='multi_head', units=128, hidden_size=512, num_heads=4, scaled=True,
+                 dropout=0.0, use_residual=True, output_attention=False, attention_proj_use_bias=False,
+                 attention_use_bias=False, weight_initializer=None, bias_initializer='zeros', prefix=None,
+                 params=None, activation='relu', layer_norm_eps=1e-5):
+        super().__init__(prefix=prefix, params=params)
+        self._dropout, self._use_residual, self._output_attention = dropout, use_residual, output_attention
         with self.name_scope():
-            self.proj_query = nn.Dense(units, flatten=False, use_bias=use_bias, prefix='query_')
-            self.proj_key = nn.Dense(units, flatten=False, use_bias=use_bias, prefix='key_')
-            self.proj_value = nn.Dense(units, flatten=False, use_bias=use_bias, prefix='value_')
-            self.dropout_layer = nn.Dropout(dropout)
+            if dropout:
+                self.dropout_layer = nn.Dropout(rate=dropout)
+            self.attention_cell = attention_cell_by_name(attention_cell, units=units, num_heads=num_heads,
+                                                         scaled=scaled, dropout=dropout, use_bias=attention_use_bias)
+            self.proj = nn.Dense(units, flatten=False, use_bias=attention_proj_use_bias, prefix='proj_',
+                                 weight_initializer=weight_initializer, bias_initializer=bias_initializer)
+            self.ffn = PositionwiseFFN(units=units, hidden_size=hidden_size, dropout=dropout,
+                                       use_residual=use_residual, weight_initializer=weight_initializer,
+                                       bias_initializer=bias_initializer, activation=activation,
+                                       layer_norm_eps=layer_norm_eps)
+            self.layer_norm = nn.LayerNorm(in_channels=units, epsilon=layer_norm_eps)
 
-    def _split(self, F, x):
-        return F.transpose(F.reshape(x, shape=(0, 0, self._heads, -1)), axes=(0, 2, 1, 3))
-
-    def hybrid_forward(self, F, query, key, value, mask=None):
-        q = self._split(F, self.proj_query(query)) * self._scale
-        k, v = self._split(F, self.proj_key(key)), self._split(F, self.proj_value(value))
-        score = F.batch_dot(q, k, transpose_b=True)  # (B, H, Tq, Tk)
-        if mask is not None:
-            m = F.expand_dims(mask, axis=1)
-            score = F.broadcast_add(F.broadcast_mul(score, m), (1 - m) * _NEG)
-            att = F.broadcast_mul(F.softmax(score, axis=-1), m)
-        else:
-            att = F.softmax(score, axis=-1)
-        out = F.batch_dot(self.dropout_layer(att), v)
-        return F.reshape(F.transpose(out, axes=(0, 2, 1, 3)), shape=(0, 0, -1))
-
-
-class PositionwiseFFN(HybridBlock):
-    """Dense -> ReLU -> Dense, residual, LayerNorm."""
-
-    def __init__(self, units, hidden_size, dropout=0.0, **kwargs):
-        super().__init__(**kwargs)
-        with self.name_scope():
-            self.ffn_1 = nn.Dense(hidden_size, flatten=False, activation='relu', prefix='ffn_1_')
-            self.ffn_2 = nn.Dense(units, flatten=False, prefix='ffn_2_')
-            self.dropout_layer = nn.Dropout(dropout)
-            self.layer_norm = nn.LayerNorm(in_channels=units, epsilon=1e-5)
-
-    def hybrid_forward(self, F, x):
-        return self.layer_norm(self.dropout_layer(self.ffn_2(self.ffn_1(x))) + x)
+    def hybrid_forward(self, F, inputs, mask=None):  # pylint: disable=arguments-differ
+        out, weights = self.attention_cell(inputs, inputs, inputs, mask)
+        out = self.proj(out)
+        if self._dropout:
+            out = self.dropout_layer(out)
+        if self._use_residual:
+            out = out + inputs
+        return self.ffn(self.layer_norm(out)), ([weights] if self._output_attention else [])
 
 
-class EncoderCell(HybridBlock):
-    def __init__(self, units, hidden_size, num_heads, dropout=0.0, **kwargs):
-        super().__init__(**kwargs)
-        with self.name_scope():
-            self.attention_cell = MultiHeadAttentionCell(units, num_heads, dropout)
-            self.proj = nn.Dense(units, flatten=False, use_bias=False, prefix='proj_')
-            self.dropout_layer = nn.Dropout(dropout)
-            self.ffn = PositionwiseFFN(units, hidden_size, dropout)
-            self.layer_norm = nn.LayerNorm(in_channels=units, epsilon=1e-5)
-
-    def hybrid_forward(self, F, x, mask=None):
-        h = self.dropout_layer(self.proj(self.attention_cell(x, x, x, mask)))
-        return self.ffn(self.layer_norm(h + x))
+def _encoder_cell(units, hidden_size, num_heads, dropout, prefix):
+    return TransformerEncoderCell(units=units, hidden_size=hidden_size, num_heads=num_heads, dropout=dropout,
+                                  prefix=prefix)
 
 
 class DecoderCell(HybridBlock):
     def __init__(self, units, hidden_size, num_heads, dropout=0.0, **kwargs):
         super().__init__(**kwargs)
         with self.name_scope():
-            self.attention_cell_in = MultiHeadAttentionCell(units, num_heads, dropout)
-            self.attention_cell_inter = MultiHeadAttentionCell(units, num_heads, dropout)
+            self.attention_cell_in = _self_attention(units, num_heads, dropout)
+            self.attention_cell_inter = _self_attention(units, num_heads, dropout)
             self.proj_in = nn.Dense(units, flatten=False, use_bias=False, prefix='proj_in_')
             self.proj_inter = nn.Dense(units, flatten=False, use_bias=False, prefix='proj_inter_')
             self.dropout_layer = nn.Dropout(dropout)
-            self.ffn = PositionwiseFFN(units, hidden_size, dropout)
+            self.ffn = PositionwiseFFN(units=units, hidden_size=hidden_size, dropout=dropout)
             self.layer_norm_in = nn.LayerNorm()
             self.layer_norm_inter = nn.LayerNorm()
 
     def hybrid_forward(self, F, x, mem, mask, mem_mask=None):
-        x = self.layer_norm_in(self.dropout_layer(self.proj_in(self.attention_cell_in(x, x, x, mask))) + x)
-        h = self.attention_cell_inter(x, mem, mem, mem_mask)
+        x = self.layer_norm_in(self.dropout_layer(self.proj_in(self.attention_cell_in(x, x, x, mask)[0])) + x)
+        h = self.attention_cell_inter(x, mem, mem, mem_mask)[0]
         x = self.layer_norm_inter(self.dropout_layer(self.proj_inter(h)) + x)
         return self.ffn(x)
 
@@ -137,7 +120,7 @@ def _steps_mask(F, like, valid_length):
 
 class TransformerEncoder(_Stack):
     def __init__(self, *args, **kwargs):
-        super().__init__(EncoderCell, *args, **kwargs)
+        super().__init__(_encoder_cell, *args, **kwargs)
 
     def hybrid_forward(self, F, x, valid_length=None, position_weight=None):
         mask = None
@@ -147,7 +130,7 @@ class TransformerEncoder(_Stack):
                                     lhs_axes=(1,), rhs_axes=(1,))  # every query row sees the same keys
         x = self._embed(F, x, position_weight)
         for cell in self.transformer_cells:
-            x = cell(x, mask)
+            x = cell(x, mask)[0]
         if valid_length is not None:
             x = F.broadcast_mul(x, F.expand_dims(keys, axis=2))
         return x
