@@ -10,16 +10,18 @@ from gluonzoo.text.data.sampler import (ConstWidthBucket, ExpWidthBucket, FixedB
 from gluonzoo.text.data.transforms import (BERTBasicTokenizer, BERTSentenceTransform, BERTSPTokenizer,  # noqa: F401
                                            ClipSequence, PadSequence, SacreMosesDetokenizer, SacreMosesTokenizer,
                                            SentencepieceDetokenizer, SentencepieceTokenizer)
+from gluonzoo.text.data.nlp_extras import DatasetLoader, ShardedDataLoader, UnigramCandidateSampler  # noqa: F401
 from gluonzoo.text.gluonnlp_api import BERTTokenizer, get_tokenizer  # noqa: F401
 
-from . import batchify  # noqa: F401
+from . import batchify, fast_bert_tokenizer  # noqa: F401
 
 __all__ = ['BERTBasicTokenizer', 'BERTSPTokenizer', 'BERTSentenceTransform', 'BERTTokenizer', 'ClipSequence',
-           'ConcatDataset', 'ConstWidthBucket', 'CorpusDataset', 'Counter', 'DataStream', 'DatasetStream',
+           'ConcatDataset', 'ConstWidthBucket', 'CorpusDataset', 'Counter', 'DataStream', 'DatasetLoader', 'DatasetStream',
            'ExpWidthBucket', 'FixedBucketSampler', 'LinearWidthBucket', 'NumpyDataset', 'PadSequence',
            'PrefetchingStream', 'SacreMosesDetokenizer', 'SacreMosesTokenizer', 'SentencepieceDetokenizer',
-           'SentencepieceTokenizer', 'SimpleDataStream', 'SimpleDatasetStream', 'SortedBucketSampler',
-           'SortedSampler', 'SplitSampler', 'Splitter', 'TSVDataset', 'TextLineDataset', 'batchify',
+           'SentencepieceTokenizer', 'ShardedDataLoader', 'SimpleDataStream', 'SimpleDatasetStream', 'SortedBucketSampler',
+           'SortedSampler', 'SplitSampler', 'Splitter', 'TSVDataset', 'TextLineDataset', 'UnigramCandidateSampler',
+           'batchify', 'fast_bert_tokenizer',
            'concat_sequence', 'count_tokens', 'create', 'get_tokenizer', 'line_splitter', 'list_datasets',
            'register', 'slice_sequence', 'train_valid_split', 'whitespace_splitter']
 
