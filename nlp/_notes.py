@@ -5,7 +5,7 @@ read by scripts/docs/migration.py; fnmatch patterns over GluonNLP's dotted names
 TARGET = 0.95
 #: the share measured when these notes were last written: tests/compat/test_api_tables.py fails below it (a name
 #: gone missing) and when the page runs more than 2 points above it (raise it)
-FLOOR = 0.601
+FLOOR = 0.649
 
 #: {GluonNLP name: why ours differs} for names that are provided
 DIFFERS = {
@@ -20,6 +20,9 @@ DIFFERS = {
     'gluonnlp.utils.grad_global_norm': 'parameters without any gradient are a BadInputError (GluonNLP: AssertionError)',
     'gluonnlp.utils.Parallel': "an exception in a worker's forward_backward is raised again by get() (GluonNLP's thread dies and get() waits forever)",
     'gluonnlp.embedding.Word2Vec': 'a cut-short word2vec .bin raises BadInputError, where GluonNLP raises EOFError or reads a short vector',
+    'gluonnlp.data.get_doc_spans': 'max_length or doc_stride below 1 is a BadInputError (GluonNLP loops for ever)',
+    'gluonnlp.data.convert_squad_examples': 'a training record with an answer but no answer offset is a BadInputError '
+                                            '(GluonNLP: TypeError); an evaluation record without one gets offset -1',
 }
 
 # the model classes: their calls and outputs are GluonNLP's (the parity tests load GluonNLP's files into them); where
@@ -61,7 +64,7 @@ NOT_PROVIDED = [
 #: [(pattern, issue)] names another open issue of this milestone adds (GluonNLP's tasks: 29)
 OTHER_ISSUES = [
     ('gluonnlp.data.conll*', 29), ('gluonnlp.data.CoNLL*', 29), ('gluonnlp.data.question_answering*', 29),
-    ('gluonnlp.data.SQuAD', 29), ('gluonnlp.data.bert.squad*', 29), ('gluonnlp.data.xlnet*', 29),
+    ('gluonnlp.data.SQuAD', 29),
     ('gluonnlp.data.intent_slot*', 29), ('gluonnlp.data.ATISDataset', 29), ('gluonnlp.data.SNIPSDataset', 29),
     ('gluonnlp.data.word_embedding_evaluation*', 29), ('gluonnlp.model.train.embedding*', 29),
     ('gluonnlp.model.train.FasttextEmbeddingModel', 29), ('gluonnlp.model.train.CSREmbeddingModel', 29),
