@@ -5,7 +5,7 @@ read by scripts/docs/migration.py; fnmatch patterns over GluonNLP's dotted names
 TARGET = 0.95
 #: the share measured when these notes were last written: tests/compat/test_api_tables.py fails below it (a name
 #: gone missing) and when the page runs more than 2 points above it (raise it)
-FLOOR = 0.649
+FLOOR = 0.665
 
 #: {GluonNLP name: why ours differs} for names that are provided
 DIFFERS = {
@@ -20,6 +20,8 @@ DIFFERS = {
     'gluonnlp.utils.grad_global_norm': 'parameters without any gradient are a BadInputError (GluonNLP: AssertionError)',
     'gluonnlp.utils.Parallel': "an exception in a worker's forward_backward is raised again by get() (GluonNLP's thread dies and get() waits forever)",
     'gluonnlp.embedding.Word2Vec': 'a cut-short word2vec .bin raises BadInputError, where GluonNLP raises EOFError or reads a short vector',
+    'gluonnlp.model.RNNCellLayer': "the cell gets its states as given (GluonNLP's splits them into batch rows, which "
+                                   'fails on MXNet 1.9.1 for any cell); a state of the wrong shape is a BadInputError',
     'gluonnlp.data.get_doc_spans': 'max_length or doc_stride below 1 is a BadInputError (GluonNLP loops for ever)',
     'gluonnlp.data.convert_squad_examples': 'a training record with an answer but no answer offset is a BadInputError '
                                             '(GluonNLP: TypeError); an evaluation record without one gets offset -1',

@@ -239,6 +239,30 @@ class BERTClassifier(HybridBlock):
         self.classes = reset_head(self, 'classifier', classes, reuse_weights, getattr(self, 'classes', None))
 
 
+class RoBERTaClassifier(HybridBlock):
+    """Sentence classifier on RoBERTa's first (<s>) token, GluonNLP's `RoBERTaClassifier`: dropout, Dense(units,
+    tanh), dropout, Dense(num_classes). `roberta` is a RoBERTaModel built with use_decoder=False."""
+
+    def __init__(self, roberta, num_classes=2, dropout=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.roberta = roberta
+        self._units = roberta._units
+        with self.name_scope():
+            self.classifier = nn.HybridSequential()
+            for dense in (nn.Dense(self._units, activation='tanh', in_units=self._units),
+                          nn.Dense(num_classes, in_units=self._units)):
+                if dropout:
+                    self.classifier.add(nn.Dropout(rate=dropout))
+                self.classifier.add(dense)
+
+    def hybrid_forward(self, F, inputs, valid_length=None):
+        seq = self.roberta(inputs, valid_length)
+        if isinstance(seq, (list, tuple)):
+            raise BadInputError('RoBERTaClassifier needs the sequence output alone: build the RoBERTaModel with '
+                                'use_decoder=False')
+        return self.classifier(F.reshape(F.slice(seq, begin=(0, 0, 0), end=(None, 1, None)), shape=(-1, self._units)))
+
+
 class BertForQA(HybridBlock):
     """Span (SQuAD) head: start and end scores per token, (batch, length, 2); GluonNLP scripts' `BertForQA`."""
 

@@ -62,26 +62,41 @@ class _Conv1D(HybridBlock):
                              kernel=self._kernel, num_filter=self._channels)
 
 
-class CharCNN(HybridBlock):
-    """GluonNLP's ConvolutionalEncoder as ELMo uses it: one Conv1D per (width, filters), max over the characters,
-    activation, concatenated; then highways and a projection to `output_size`. Input (tokens, embed, chars)."""
+class ConvolutionalEncoder(HybridBlock):
+    """GluonNLP's ConvolutionalEncoder (Kim et al., arXiv:1508.06615), its signature and defaults (the paper's
+    Char-small): one Conv1D per (filters, width) pair, max over time, `conv_layer_activation`, concatenated; then
+    `num_highway` highway layers and a projection to `output_size` (none when it is None).
+    `encoder(inputs (T, N, embed_size)[, mask (T, N)])` -> (N, output_size)."""
 
-    def __init__(self, embed_size, filters, num_highway, output_size, activation='relu', **kwargs):
+    def __init__(self, embed_size=15, num_filters=(25, 50, 75, 100, 125, 150), ngram_filter_sizes=(1, 2, 3, 4, 5, 6),
+                 conv_layer_activation='tanh', num_highway=1, highway_layer_activation='relu',
+                 highway_bias=HighwayBias(nonlinear_transform_bias=0.0, transform_gate_bias=-2.0), output_size=None,
+                 **kwargs):
         super().__init__(**kwargs)
-        self._act = activation
-        total = sum(n for _, n in filters)
+        if len(num_filters) != len(ngram_filter_sizes):
+            raise BadInputError(f'ConvolutionalEncoder: {len(num_filters)} num_filters for '
+                                f'{len(ngram_filter_sizes)} ngram_filter_sizes: give one count per width')
+        self._act = conv_layer_activation
+        total = sum(num_filters)
         with self.name_scope():
             self._convs = nn.HybridSequential()
             with self._convs.name_scope():
-                for width, n in filters:
+                for n, width in zip(num_filters, ngram_filter_sizes):
                     branch = nn.HybridSequential()  # GluonNLP's branch holds the conv, a max and the activation
                     branch.add(_Conv1D(n, width, embed_size))
                     self._convs.add(branch)
-            self._highways = Highway(total, num_highway, highway_bias=HighwayBias(0.0, 1.0)) if num_highway else None
+            self._highways = (Highway(total, num_highway, activation=highway_layer_activation,
+                                      highway_bias=highway_bias) if num_highway else None)
             self._projection = nn.Dense(output_size, in_units=total) if output_size else None
+        self._output_size = output_size or total
 
-    def hybrid_forward(self, F, x):
-        pooled = [F.Activation(F.max(branch(x), axis=(2, 3)), act_type=self._act) for branch in self._convs]
+    def hybrid_forward(self, F, inputs, mask=None):  # pylint: disable=arguments-differ
+        if mask is not None:
+            inputs = F.broadcast_mul(inputs, F.expand_dims(mask, axis=-1))
+        x = F.transpose(inputs, axes=(1, 2, 0))  # (N, embed, T): the convolutions run along time
+        pooled = [F.max(branch(x), axis=(2, 3)) for branch in self._convs]
+        if self._act is not None:
+            pooled = [F.Activation(p, act_type=self._act) for p in pooled]
         x = F.concat(*pooled, dim=1) if len(pooled) > 1 else pooled[0]
         if self._highways is not None:
             x = self._highways(x)
@@ -97,11 +112,13 @@ class ELMoCharacterEncoder(HybridBlock):
         self._chars = max_chars_per_token
         with self.name_scope():
             self._char_embedding = nn.Embedding(char_vocab_size, char_embed_size)
-            self._convolutions = CharCNN(char_embed_size, filters, num_highway, output_size, conv_layer_activation)
+            self._convolutions = ConvolutionalEncoder(
+                char_embed_size, [n for _, n in filters], [w for w, _ in filters], conv_layer_activation,
+                num_highway, highway_bias=HighwayBias(0.0, 1.0), output_size=output_size)
 
     def hybrid_forward(self, F, chars):
         x = self._char_embedding(F.reshape(chars, shape=(-1, self._chars)))
-        return self._convolutions(F.transpose(x, axes=(0, 2, 1)))
+        return self._convolutions(F.transpose(x, axes=(1, 0, 2)))  # (chars, tokens, embed): time first
 
 
 class _Residual(HybridBlock):

@@ -177,21 +177,29 @@ class LSTMPCell(HybridBlock):
         # resolves tensors by name, so every op is named by its step
         t = f't{self._t}_'
         self._t += 1
-        n = 4 * self._hidden
-        i2h = F.FullyConnected(x, i2h_weight, i2h_bias, num_hidden=n, name=t + 'i2h')
-        h2h = F.FullyConnected(r, h2h_weight, h2h_bias, num_hidden=n, name=t + 'h2h')
-        gates = F.elemwise_add(i2h, h2h, name=t + 'gates')
-        i, f, g, o = F.split(gates, num_outputs=4, axis=1, name=t + 'slice')
-        c = F.elemwise_add(F.elemwise_mul(F.sigmoid(f, name=t + 'f'), c, name=t + 'keep'),
-                           F.elemwise_mul(F.sigmoid(i, name=t + 'i'), F.tanh(g, name=t + 'g'), name=t + 'write'),
-                           name=t + 'cell')
-        if self._clips[0] is not None:
-            c = F.clip(c, -self._clips[0], self._clips[0], name=t + 'cell_clip')
-        h = F.elemwise_mul(F.sigmoid(o, name=t + 'o'), F.tanh(c, name=t + 'cell_tanh'), name=t + 'hidden')
-        r = F.FullyConnected(h, h2r_weight, num_hidden=self._proj, no_bias=True, name=t + 'out')
-        if self._clips[1] is not None:
-            r = F.clip(r, -self._clips[1], self._clips[1], name=t + 'out_clip')
+        r, c = lstmp_step(F, t, x, r, c, (i2h_weight, h2h_weight, h2r_weight, i2h_bias, h2h_bias), self._hidden,
+                          self._proj, *self._clips)
         return r, r, c
+
+
+def lstmp_step(F, t, x, r, c, weights, hidden, proj, cell_clip=None, proj_clip=None):
+    """One LSTMP step on the weights (i2h, h2h, h2r, i2h_bias, h2h_bias): the new (r, c), ops named `t`+..."""
+    i2h_weight, h2h_weight, h2r_weight, i2h_bias, h2h_bias = weights
+    n = 4 * hidden
+    i2h = F.FullyConnected(x, i2h_weight, i2h_bias, num_hidden=n, name=t + 'i2h')
+    h2h = F.FullyConnected(r, h2h_weight, h2h_bias, num_hidden=n, name=t + 'h2h')
+    gates = F.elemwise_add(i2h, h2h, name=t + 'gates')
+    i, f, g, o = F.split(gates, num_outputs=4, axis=1, name=t + 'slice')
+    c = F.elemwise_add(F.elemwise_mul(F.sigmoid(f, name=t + 'f'), c, name=t + 'keep'),
+                       F.elemwise_mul(F.sigmoid(i, name=t + 'i'), F.tanh(g, name=t + 'g'), name=t + 'write'),
+                       name=t + 'cell')
+    if cell_clip is not None:
+        c = F.clip(c, -cell_clip, cell_clip, name=t + 'cell_clip')
+    h = F.elemwise_mul(F.sigmoid(o, name=t + 'o'), F.tanh(c, name=t + 'cell_tanh'), name=t + 'hidden')
+    r = F.FullyConnected(h, h2r_weight, num_hidden=proj, no_bias=True, name=t + 'out')
+    if proj_clip is not None:
+        r = F.clip(r, -proj_clip, proj_clip, name=t + 'out_clip')
+    return r, c
 
 
 def unroll(F, cell, xs, state, dropout=0.0):
