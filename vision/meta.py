@@ -6,14 +6,15 @@ Class lists are read once from vision/assets/ (its README says where each comes 
 from importlib import resources
 
 
-def class_names(name):
+def class_names(name, what='classes'):
     """The class names of `name` (`imagenet1k`, `cifar10`, `fashion_mnist`, `digits`, `voc`, `coco`) in label
-    order."""
-    text = resources.files(__package__).joinpath('assets', f'{name}_classes.txt').read_text()
+    order (`what='synsets'`: ImageNet's WordNet ids)."""
+    text = resources.files(__package__).joinpath('assets', f'{name}_{what}.txt').read_text()
     return tuple(line.strip() for line in text.splitlines() if line.strip())
 
 
-IMAGENET1K = class_names('imagenet1k')
+IMAGENET1K = class_names('imagenet1k')  # WordNet's words of each class ('tench, Tinca tinca')
+IMAGENET1K_SYNSETS = class_names('imagenet1k', 'synsets')  # their WordNet 3.0 noun ids ('n01440764')
 CIFAR10 = class_names('cifar10')
 FASHION_MNIST = class_names('fashion_mnist')
 DIGITS = class_names('digits')

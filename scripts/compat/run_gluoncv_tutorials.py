@@ -67,7 +67,11 @@ TUTORIALS = {
     'demo_ssd': Tutorial('docs/tutorials/detection/demo_ssd.py', {'street_small.jpg': photo(OPENCV, 'home.jpg')},
                          [_untrained("model_zoo.get_model('ssd_512_resnet50_v1_voc', ", 'net')]),
     'demo_yolo': Tutorial('docs/tutorials/detection/demo_yolo.py', {'dog.jpg': photo(ASSETS, 'chelsea.jpg')},
-                          [_untrained("model_zoo.get_model('yolo3_darknet53_voc', ", 'net')]),
+                          [("net = model_zoo.get_model('yolo3_darknet53_voc', pretrained=True)",
+                            "net = model_zoo.get_model('yolo3_darknet53_voc', pretrained=False, pretrained_base=False)"
+                            "\nimport mxnet as mx\nnet.initialize(mx.init.Normal(0.01))",
+                            NO_CHECKPOINT + "; at MXNet's default scale YOLO's exp(w), exp(h) of random weights "
+                            "overflow to infinite boxes (GluonCV's net too), which plot_bbox cannot draw")]),
     'demo_faster_rcnn': Tutorial('docs/tutorials/detection/demo_faster_rcnn.py',
                                  {'biking.jpg': photo(OPENCV, 'messi5.jpg')},
                                  [_untrained("model_zoo.get_model('faster_rcnn_resnet50_v1b_voc', ", 'net')]),
@@ -90,7 +94,17 @@ TUTORIALS = {
     'demo_mask_rcnn': Tutorial('docs/tutorials/instance/demo_mask_rcnn.py', {'biking.jpg': photo(OPENCV, 'messi5.jpg')},
                                [_untrained("model_zoo.get_model('mask_rcnn_resnet50_v1b_coco', ", 'net')]),
     'demo_simple_pose': Tutorial('docs/tutorials/pose/demo_simple_pose.py', {'soccer.png': photo(OPENCV, 'messi5.jpg')},
-                                 [_untrained("model_zoo.get_model('yolo3_mobilenet1.0_coco', ", 'detector'),
+                                 [("detector = model_zoo.get_model('yolo3_mobilenet1.0_coco', pretrained=True)",
+                                   "detector = model_zoo.get_model('yolo3_mobilenet1.0_coco', pretrained=False, "
+                                   "pretrained_base=False)\nimport mxnet as mx\n"
+                                   "detector.initialize(mx.init.Normal(0.01))\ndetector(mx.nd.zeros((1, 3, 64, 64)))",
+                                   NO_CHECKPOINT + '; small (YOLO: finite boxes, see demo_yolo) and shaped by a first '
+                                   "forward, since reuse_weights copies them (GluonCV's pretrained=False net raises "
+                                   'DeferredInitializationError there too)'),
+                                  ('detector_to_simple_pose(img, class_IDs, scores, bounding_boxs)',
+                                   'detector_to_simple_pose(img, class_IDs, scores, bounding_boxs, thr=0.1)',
+                                   'an untrained detector is never 50% sure of a person: a lower threshold keeps '
+                                   'some boxes for the pose net'),
                                   _untrained("model_zoo.get_model('simple_pose_resnet18_v1b', ", 'pose_net')]),
     'export_network': Tutorial('docs/tutorials/deployment/export_network.py', {},
                                [_untrained("gcv.model_zoo.get_model('resnet18_v1', ", 'net', base=False),

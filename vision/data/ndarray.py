@@ -11,6 +11,7 @@ import mxnet as mx
 import numpy as np
 from mxnet.gluon.data import Dataset
 
+from .. import meta
 from ..meta import COCO, VOC
 from . import detection as _ours
 from .folder import ImageNet as _ImageNet
@@ -129,6 +130,17 @@ class RecordFileDetection(_Samples):
 
     def __init__(self, filename, coord_normalized=True):
         self._reader = _ours.RecordFileDetection(filename, coord_normalized)
+
+
+class ImageNet1kAttr:
+    """GluonCV's ImageNet1kAttr: the 1000 classes' `synset` ids, short `classes` names (the first of WordNet's
+    words: 'tench') and `classes_long` (all of them: 'tench, Tinca tinca'), in class-index order."""
+
+    def __init__(self):
+        self.num_class = len(meta.IMAGENET1K)
+        self.synset = list(meta.IMAGENET1K_SYNSETS)
+        self.classes_long = list(meta.IMAGENET1K)
+        self.classes = [words.split(',')[0] for words in self.classes_long]
 
 
 class ImageNet(Dataset):
