@@ -7,6 +7,7 @@ BatchNorm without scale/shift on the raw image.
 """
 from mxnet.gluon import nn
 
+from ....errors import BadInputError
 from ....registry import register_model
 from ...layers import SEGate
 from ._gluoncv import gluoncv_weights
@@ -17,27 +18,35 @@ def _conv3x3(channels, stride, in_channels=0):
     return nn.Conv2D(channels, 3, stride, 1, use_bias=False, in_channels=in_channels)
 
 
-# -- blocks -------------------------------------------------------------------------------------------------------
-class _BlockV1(nn.HybridBlock):
-    """Post-activation residual block: relu(body(x) [* se] + shortcut(x))."""
+def _norms(norm_layer, norm_kwargs, last_gamma):
+    """(norm, last_norm) makers: `last_gamma` starts the block's last norm at zero (the block begins as identity)."""
+    def norm(**kw):
+        return norm_layer(**kw, **(norm_kwargs or {}))
+    return norm, (lambda: norm(gamma_initializer='zeros')) if last_gamma else norm
 
-    def __init__(self, channels, stride, downsample, in_channels, use_se, bottleneck):
-        super().__init__(prefix='')
+
+# -- blocks: GluonCV's classes and signatures ----------------------------------------------------------------------
+class _ResidualV1(nn.HybridBlock):
+    """Post-activation residual block: relu(body(x) [* se] + shortcut(x))."""
+    bottleneck = False
+
+    def __init__(self, channels, stride, downsample=False, in_channels=0, last_gamma=False, use_se=False,
+                 norm_layer=nn.BatchNorm, norm_kwargs=None, **kwargs):
+        super().__init__(**kwargs)
+        norm, last_norm = _norms(norm_layer, norm_kwargs, last_gamma)
         self.body = nn.HybridSequential(prefix='')
-        if bottleneck:
+        if self.bottleneck:  # the first 1x1 has a bias and the stride: in GluonCV's checkpoints
             mid = channels // 4
-            self.body.add(nn.Conv2D(mid, 1, stride), nn.BatchNorm(), nn.Activation('relu'),
-                          _conv3x3(mid, 1, mid), nn.BatchNorm(), nn.Activation('relu'),
-                          nn.Conv2D(channels, 1), nn.BatchNorm())
+            self.body.add(nn.Conv2D(mid, 1, stride), norm(), nn.Activation('relu'),
+                          _conv3x3(mid, 1, mid), norm(), nn.Activation('relu'), nn.Conv2D(channels, 1), last_norm())
         else:
-            self.body.add(_conv3x3(channels, stride, in_channels), nn.BatchNorm(), nn.Activation('relu'),
-                          _conv3x3(channels, 1, channels), nn.BatchNorm())
+            self.body.add(_conv3x3(channels, stride, in_channels), norm(), nn.Activation('relu'),
+                          _conv3x3(channels, 1, channels), last_norm())
         self.se = SEGate(channels // 16, channels, dense=True) if use_se else None
         self.downsample = None
         if downsample:
             self.downsample = nn.HybridSequential(prefix='')
-            self.downsample.add(nn.Conv2D(channels, 1, stride, use_bias=False, in_channels=in_channels),
-                                nn.BatchNorm())
+            self.downsample.add(nn.Conv2D(channels, 1, stride, use_bias=False, in_channels=in_channels), norm())
 
     def hybrid_forward(self, F, x):
         residual = self.downsample(x) if self.downsample else x
@@ -47,24 +56,35 @@ class _BlockV1(nn.HybridBlock):
         return F.Activation(out + residual, act_type='relu')
 
 
-class _BlockV2(nn.HybridBlock):
-    """Pre-activation residual block: body(relu(bn(x))) [* se] + x, or + conv(relu(bn(x))) when downsampling."""
+class BasicBlockV1(_ResidualV1):
+    """Two 3x3 convs (ResNet-18/34 v1)."""
 
-    def __init__(self, channels, stride, downsample, in_channels, use_se, bottleneck):
-        super().__init__(prefix='')
-        self.bn1 = nn.BatchNorm()
-        if bottleneck:
+
+class BottleneckV1(_ResidualV1):
+    """1x1 (stride), 3x3, 1x1 at 4x the width (ResNet-50+ v1)."""
+    bottleneck = True
+
+
+class _ResidualV2(nn.HybridBlock):
+    """Pre-activation residual block: body(relu(bn(x))) [* se] + x, or + conv(relu(bn(x))) when downsampling."""
+    bottleneck = False
+
+    def __init__(self, channels, stride, downsample=False, in_channels=0, last_gamma=False, use_se=False,
+                 norm_layer=nn.BatchNorm, norm_kwargs=None, **kwargs):
+        super().__init__(**kwargs)
+        norm, last_norm = _norms(norm_layer, norm_kwargs, last_gamma)
+        self.bn1 = norm()
+        if self.bottleneck:
             mid = channels // 4
             self.conv1 = nn.Conv2D(mid, 1, use_bias=False)
-            self.bn2 = nn.BatchNorm()
+            self.bn2 = norm()
             self.conv2 = _conv3x3(mid, stride, mid)
-            self.bn3 = nn.BatchNorm()
+            self.bn3 = last_norm()
             self.conv3 = nn.Conv2D(channels, 1, use_bias=False)
         else:
             self.conv1 = _conv3x3(channels, stride, in_channels)
-            self.bn2 = nn.BatchNorm()
+            self.bn2 = last_norm()
             self.conv2 = _conv3x3(channels, 1, channels)
-        self.bottleneck = bottleneck
         self.se = SEGate(channels // 16, channels, dense=True) if use_se else None
         self.downsample = nn.Conv2D(channels, 1, stride, use_bias=False, in_channels=in_channels) \
             if downsample else None
@@ -82,7 +102,16 @@ class _BlockV2(nn.HybridBlock):
         return x + residual
 
 
-# -- model --------------------------------------------------------------------------------------------------------
+class BasicBlockV2(_ResidualV2):
+    """Two pre-activated 3x3 convs (ResNet-18/34 v2)."""
+
+
+class BottleneckV2(_ResidualV2):
+    """Pre-activated 1x1, 3x3 (stride), 1x1 at 4x the width (ResNet-50+ v2)."""
+    bottleneck = True
+
+
+# -- models: GluonCV's ResNetV1 / ResNetV2 -------------------------------------------------------------------------
 # depth -> (bottleneck, blocks per stage, channels: stem then each stage's output)
 _SPEC = {18: (False, [2, 2, 2, 2], [64, 64, 128, 256, 512]),
          34: (False, [3, 4, 6, 3], [64, 64, 128, 256, 512]),
@@ -91,23 +120,29 @@ _SPEC = {18: (False, [2, 2, 2, 2], [64, 64, 128, 256, 512]),
          152: (True, [3, 8, 36, 3], [64, 256, 512, 1024, 2048])}
 
 
-class ResNet(Classifier):
-    """ResNet `version` 1 or 2 of `depth` layers; `use_se` adds an SE gate to every block."""
+class _ResNet(Classifier):
+    """`block` stacked `layers[i]` times at `channels[i + 1]` after a stem of `channels[0]` (7x7/2 conv and a 3x3/2
+    max pool; `thumbnail`: one 3x3/1 conv, for small images). `in_channels` (ours) is the image's channel count."""
+    version = 1
 
-    def __init__(self, version, depth, classes=1000, use_se=False, in_channels=3, **kwargs):
+    def __init__(self, block, layers, channels, classes=1000, thumbnail=False, last_gamma=False, use_se=False,
+                 norm_layer=nn.BatchNorm, norm_kwargs=None, in_channels=3, **kwargs):
         super().__init__(**kwargs)
-        if depth not in _SPEC or version not in (1, 2):
-            raise ValueError(f'ResNet depth {depth!r} / version {version!r}: depth is one of {sorted(_SPEC)}, '
-                             f'version 1 or 2')
-        bottleneck, layers, channels = _SPEC[depth]
+        if len(layers) != len(channels) - 1:
+            raise BadInputError(f'{type(self).__name__}: {len(layers)} layers need {len(layers) + 1} channels '
+                                f'(the stem, then one per stage), got {len(channels)}')
+        norm = _norms(norm_layer, norm_kwargs, False)[0]
+        v2 = self.version == 2
         self.in_channels = in_channels
-        block = _BlockV1 if version == 1 else _BlockV2
         with self.name_scope():
             self.features = nn.HybridSequential(prefix='')
-            if version == 2:  # normalizes the raw image; no learnt scale/shift
-                self.features.add(nn.BatchNorm(scale=False, center=False))
-            self.features.add(nn.Conv2D(channels[0], 7, 2, 3, use_bias=False, in_channels=in_channels),
-                              nn.BatchNorm(), nn.Activation('relu'), nn.MaxPool2D(3, 2, 1))
+            if v2:  # normalizes the raw image; no learnt scale/shift
+                self.features.add(norm(scale=False, center=False))
+            if thumbnail:
+                self.features.add(_conv3x3(channels[0], 1, in_channels))
+            else:
+                self.features.add(nn.Conv2D(channels[0], 7, 2, 3, use_bias=False, in_channels=in_channels),
+                                  norm(), nn.Activation('relu'), nn.MaxPool2D(3, 2, 1))
             stem = len(self.features)
             for i, n in enumerate(layers):
                 stage = nn.HybridSequential(prefix=f'stage{i + 1}_')
@@ -115,18 +150,41 @@ class ResNet(Classifier):
                     for j in range(n):
                         c_in = channels[i] if j == 0 else channels[i + 1]
                         stage.add(block(channels[i + 1], 2 if (i and not j) else 1, j == 0 and c_in != channels[i + 1],
-                                        c_in, use_se, bottleneck))
+                                        c_in, last_gamma, use_se, norm_layer, norm_kwargs, prefix=''))
                 self.features.add(stage)
-            if version == 2:
-                self.features.add(nn.BatchNorm(), nn.Activation('relu'))
+            if v2:
+                self.features.add(norm(), nn.Activation('relu'))
             self.features.add(nn.GlobalAvgPool2D())
-            if version == 2:
+            if v2:
                 self.features.add(nn.Flatten())
             self.output = nn.Dense(classes, in_units=channels[-1])
-        last = stem + 3 if version == 1 else stem + 5  # v2: after the final BN + ReLU
-        self.feature_info = [Stage(f'features.{stem - 2}', channels[0], 2)] + \
-            [Stage(f'features.{stem + i}', channels[i + 1], 4 * 2 ** i) for i in range(3)] + \
-            [Stage(f'features.{last}', channels[4], 32)]
+        base = 1 if thumbnail else 4
+        last = stem + len(layers) - 1 + (2 if v2 else 0)  # v2: after the final BN + ReLU
+        self.feature_info = ([] if thumbnail else [Stage(f'features.{stem - 2}', channels[0], 2)]) + \
+            [Stage(f'features.{stem + i}', channels[i + 1], base * 2 ** i) for i in range(len(layers) - 1)] + \
+            [Stage(f'features.{last}', channels[-1], base * 2 ** (len(layers) - 1))]
+
+
+class ResNetV1(_ResNet):
+    """ResNet v1 (GluonCV's signature): blocks BasicBlockV1 or BottleneckV1."""
+
+
+class ResNetV2(_ResNet):
+    """ResNet v2 (GluonCV's signature): blocks BasicBlockV2 or BottleneckV2."""
+    version = 2
+
+
+_BLOCKS = {(1, False): BasicBlockV1, (1, True): BottleneckV1, (2, False): BasicBlockV2, (2, True): BottleneckV2}
+
+
+def ResNet(version, depth, classes=1000, use_se=False, in_channels=3, **kwargs):  # noqa: N802 (a class to callers)
+    """ResNet `version` 1 or 2 of `depth` layers; `use_se` adds an SE gate to every block."""
+    if depth not in _SPEC or version not in (1, 2):
+        raise ValueError(f'ResNet depth {depth!r} / version {version!r}: depth is one of {sorted(_SPEC)}, '
+                         f'version 1 or 2')
+    bottleneck, layers, channels = _SPEC[depth]
+    return (ResNetV1 if version == 1 else ResNetV2)(_BLOCKS[version, bottleneck], layers, channels, classes,
+                                                    use_se=use_se, in_channels=in_channels, **kwargs)
 
 
 # -- weights records (GluonCV 0.10.5 model_store.py; it publishes no SE-ResNet checkpoints) --------------------------

@@ -1,0 +1,55 @@
+"""gluonzoo.cv.model_zoo's ResNetV1 / ResNetV2 and their four blocks, built with GluonCV's signatures (thumbnail,
+last_gamma, use_se, norm_kwargs, custom depths): GluonCV 0.10's parameter files (the peers venv, one run) load
+strictly and give its outputs, imperative and hybridized."""
+import mxnet as mx
+import pytest
+
+from gluonzoo.cv import model_zoo
+from gluonzoo.errors import BadInputError
+from tests.peers import run_peer
+from tests.text.conftest import assert_outputs_match, saved_case
+
+CASES = {
+    'v1_basic_thumbnail': dict(net='ResNetV1', block='BasicBlockV1', args=[[1, 1], [8, 8, 16]],
+                               kwargs=dict(classes=5, thumbnail=True), input=[2, 3, 16, 16]),
+    'v1_bottleneck_se_last_gamma': dict(net='ResNetV1', block='BottleneckV1', args=[[1, 2], [8, 32, 64]],
+                                        kwargs=dict(classes=4, last_gamma=True, use_se=True,
+                                                    norm_kwargs={'epsilon': 1e-3}), input=[1, 3, 40, 40]),
+    'v2_basic_se': dict(net='ResNetV2', block='BasicBlockV2', args=[[2, 1, 1], [16, 16, 32, 48]],
+                        kwargs=dict(classes=3, use_se=True, thumbnail=True), input=[2, 3, 12, 12]),
+    'v2_bottleneck': dict(net='ResNetV2', block='BottleneckV2', args=[[1, 1], [16, 32, 64]],
+                          kwargs=dict(classes=6), input=[1, 3, 36, 36]),
+    'block_v1_downsample': dict(block='BasicBlockV1', args=[8, 2, True], kwargs=dict(in_channels=4),
+                                input=[2, 4, 6, 6]),
+    'block_v2_bottleneck_se': dict(block='BottleneckV2', args=[32, 1, True], kwargs=dict(in_channels=16, use_se=True),
+                                   input=[1, 16, 5, 5]),
+}
+
+
+@pytest.fixture(scope='module')
+def files(tmp_path_factory):
+    out = tmp_path_factory.mktemp('resnet_classes_peer')
+    run_peer('gluoncv_resnet_classes.py', out, [{'cases': CASES}], timeout=300)
+    return out
+
+
+@pytest.mark.parametrize('case', sorted(CASES))
+def test_gluoncv_files_load_and_match(files, case):
+    spec = CASES[case]
+    block = getattr(model_zoo, spec['block'])
+    net = getattr(model_zoo.resnet, spec['net'])(block, *spec['args'], **spec['kwargs']) if spec.get('net') else \
+        block(*spec['args'], **spec['kwargs'])
+    net.load_parameters(str(files / f'{case}.params'))
+    assert_outputs_match(net, *saved_case(files / f'{case}.npz'))
+
+
+def test_last_gamma_starts_the_last_norm_at_zero():
+    block = model_zoo.BottleneckV1(16, 1, last_gamma=True)
+    block.initialize()
+    block(mx.nd.ones((1, 16, 3, 3)))
+    assert block.body[7].gamma.data().abs().sum().asscalar() == 0 and block.body[1].gamma.data().min() == 1
+
+
+def test_mismatched_layers_and_channels_say_what_is_needed():
+    with pytest.raises(BadInputError, match='2 layers need 3 channels'):
+        model_zoo.ResNetV1(model_zoo.BasicBlockV1, [1, 1], [8, 8])

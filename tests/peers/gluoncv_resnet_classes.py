@@ -1,0 +1,31 @@
+"""(peers venv) GluonCV 0.10's ResNetV1/V2 and their blocks built from a job's specs with seeded random weights:
+OUT/<case>.params and OUT/<case>.npz (arr_0 the input, y0 the output). One job: {cases: {case: spec}}, spec
+{net: 'ResNetV1'|..., block: 'BasicBlockV1'|..., args: [...], kwargs: {...}, input: shape}."""
+import json
+import os
+import sys
+
+import mxnet as mx
+import numpy as np
+from gluoncv.model_zoo import resnet
+
+
+def main(out, job):
+    for case, spec in job['cases'].items():
+        np.random.seed(0)
+        block = getattr(resnet, spec['block'])
+        net = getattr(resnet, spec['net'])(block, *spec['args'], **spec['kwargs']) if spec.get('net') else \
+            block(*spec['args'], **spec['kwargs'])
+        x = mx.nd.array(np.random.normal(size=spec['input']))
+        net.initialize(mx.init.Normal(0.3))
+        net(x)
+        for p in net.collect_params().values():  # random BN statistics and shifts too
+            lo = 0.5 if p.name.endswith(('gamma', 'var')) else -0.5
+            p.set_data(mx.nd.array(np.random.uniform(lo, lo + 1.0, size=p.shape)) if p.name.endswith(
+                ('gamma', 'beta', 'mean', 'var', 'bias')) else p.data())
+        net.save_parameters(os.path.join(out, f'{case}.params'))
+        np.savez(os.path.join(out, f'{case}.npz'), x.asnumpy(), y0=net(x).asnumpy())
+
+
+if __name__ == '__main__':
+    main(sys.argv[1], json.loads(sys.argv[2])[0])
