@@ -5,7 +5,7 @@ read by scripts/docs/migration.py; fnmatch patterns over GluonNLP's dotted names
 TARGET = 0.95
 #: the share measured when these notes were last written: tests/compat/test_api_tables.py fails below it (a name
 #: gone missing) and when the page runs more than 2 points above it (raise it)
-FLOOR = 0.665
+FLOOR = 0.775
 
 #: {GluonNLP name: why ours differs} for names that are provided
 DIFFERS = {
@@ -20,6 +20,14 @@ DIFFERS = {
     'gluonnlp.utils.grad_global_norm': 'parameters without any gradient are a BadInputError (GluonNLP: AssertionError)',
     'gluonnlp.utils.Parallel': "an exception in a worker's forward_backward is raised again by get() (GluonNLP's thread dies and get() waits forever)",
     'gluonnlp.embedding.Word2Vec': 'a cut-short word2vec .bin raises BadInputError, where GluonNLP raises EOFError or reads a short vector',
+    'gluonnlp.data.WikiText2': "a wrong segment is a BadInputError listing the valid ones (GluonNLP: KeyError or "
+                               'AssertionError); a wrong archive is not downloaded again and again',
+    'gluonnlp.data.WordSim353': 'a wrong segment or group is a BadInputError listing the valid ones (GluonNLP: '
+                                'KeyError or AssertionError)',
+    'gluonnlp.model.train.CacheCell': 'a batch of one only (another is a BadInputError; GluonNLP fails on it), and '
+                                      'not hybridized',
+    'gluonnlp.model.WeightDropParameter': "with weight_dropout_mode='always', save_parameters saves the weight "
+                                          "itself (GluonNLP's files hold a dropped copy)",
     'gluonnlp.model.RNNCellLayer': "the cell gets its states as given (GluonNLP's splits them into batch rows, which "
                                    'fails on MXNet 1.9.1 for any cell); a state of the wrong shape is a BadInputError',
     'gluonnlp.data.get_doc_spans': 'max_length or doc_stride below 1 is a BadInputError (GluonNLP loops for ever)',
@@ -68,6 +76,4 @@ OTHER_ISSUES = [
     ('gluonnlp.data.conll*', 29), ('gluonnlp.data.CoNLL*', 29), ('gluonnlp.data.question_answering*', 29),
     ('gluonnlp.data.SQuAD', 29),
     ('gluonnlp.data.intent_slot*', 29), ('gluonnlp.data.ATISDataset', 29), ('gluonnlp.data.SNIPSDataset', 29),
-    ('gluonnlp.data.word_embedding_evaluation*', 29), ('gluonnlp.model.train.embedding*', 29),
-    ('gluonnlp.model.train.FasttextEmbeddingModel', 29), ('gluonnlp.model.train.CSREmbeddingModel', 29),
 ]

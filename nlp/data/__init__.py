@@ -9,6 +9,14 @@ from gluonzoo.text.data.datasets import (ConcatDataset, CorpusDataset, Counter, 
                                          Splitter, TextLineDataset, TSVDataset, concat_sequence, count_tokens,
                                          create, line_splitter, list_datasets, register, slice_sequence,
                                          train_valid_split, whitespace_splitter)
+from gluonzoo.text.data.hosted_corpora import (GBWStream, Enwik8, Fil9, Text8, WikiText2, WikiText2Raw,  # noqa: F401
+                                                WikiText103, WikiText103Raw)
+from gluonzoo.text.data.word_embedding_evaluation_data import (BakerVerb143, BiggerAnalogyTestSet,  # noqa: F401
+                                                               GoogleAnalogyTestSet, MEN, RadinskyMTurk, RareWords,
+                                                               SemEval17Task2, SimLex999, SimVerb3500,
+                                                               WordAnalogyEvaluationDataset,
+                                                               WordSimilarityEvaluationDataset, WordSim353,
+                                                               YangPowersVerb130)
 from gluonzoo.text.data.sampler import (ConstWidthBucket, ExpWidthBucket, FixedBucketSampler,  # noqa: F401
                                         LinearWidthBucket, SortedBucketSampler, SortedSampler, SplitSampler)
 from gluonzoo.text.data.transforms import (BERTBasicTokenizer, BERTSentenceTransform, BERTSPTokenizer,  # noqa: F401
@@ -17,18 +25,21 @@ from gluonzoo.text.data.transforms import (BERTBasicTokenizer, BERTSentenceTrans
 from gluonzoo.text.data.nlp_extras import DatasetLoader, ShardedDataLoader, UnigramCandidateSampler  # noqa: F401
 from gluonzoo.text.gluonnlp_api import BERTTokenizer, get_tokenizer  # noqa: F401
 
-from . import batchify, bert, fast_bert_tokenizer, xlnet  # noqa: F401
+from . import batchify, bert, corpora, fast_bert_tokenizer, xlnet  # noqa: F401
 
-__all__ = ['BERTBasicTokenizer', 'BERTSPTokenizer', 'BERTSentenceTransform', 'BERTTokenizer', 'ClipSequence',
-           'ConcatDataset', 'ConstWidthBucket', 'CorpusDataset', 'Counter', 'DataStream', 'DatasetLoader',
-           'DatasetStream', 'ExpWidthBucket', 'FixedBucketSampler', 'LinearWidthBucket', 'NumpyDataset',
-           'PadSequence', 'PrefetchingStream', 'SacreMosesDetokenizer', 'SacreMosesTokenizer',
-           'SentencepieceDetokenizer', 'SentencepieceTokenizer', 'ShardedDataLoader', 'SimpleDataStream',
-           'SimpleDatasetStream', 'SortedBucketSampler', 'SortedSampler', 'SplitSampler', 'Splitter', 'TSVDataset',
-           'TextLineDataset', 'UnigramCandidateSampler', 'align_position2doc_spans', 'batchify', 'bert',
+__all__ = ['BERTBasicTokenizer', 'BERTSPTokenizer', 'BERTSentenceTransform', 'BERTTokenizer', 'BakerVerb143',
+           'BiggerAnalogyTestSet', 'ClipSequence', 'ConcatDataset', 'ConstWidthBucket', 'CorpusDataset', 'Counter',
+           'DataStream', 'DatasetLoader', 'DatasetStream', 'Enwik8', 'ExpWidthBucket', 'Fil9', 'FixedBucketSampler',
+           'GBWStream', 'GoogleAnalogyTestSet', 'LinearWidthBucket', 'MEN', 'NumpyDataset', 'PadSequence',
+           'PrefetchingStream', 'RadinskyMTurk', 'RareWords', 'SacreMosesDetokenizer', 'SacreMosesTokenizer',
+           'SemEval17Task2', 'SentencepieceDetokenizer', 'SentencepieceTokenizer', 'ShardedDataLoader', 'SimLex999',
+           'SimVerb3500', 'SimpleDataStream', 'SimpleDatasetStream', 'SortedBucketSampler', 'SortedSampler',
+           'SplitSampler', 'Splitter', 'TSVDataset', 'Text8', 'TextLineDataset', 'UnigramCandidateSampler',
+           'WikiText103', 'WikiText103Raw', 'WikiText2', 'WikiText2Raw', 'WordAnalogyEvaluationDataset', 'WordSim353',
+           'WordSimilarityEvaluationDataset', 'YangPowersVerb130', 'align_position2doc_spans', 'batchify', 'bert',
            'check_is_max_context', 'concat_sequence', 'concat_sequences', 'convert_index', 'convert_squad_examples',
-           'count_tokens', 'create', 'fast_bert_tokenizer', 'get_doc_spans', 'get_tokenizer', 'improve_answer_span',
-           'lcs_match', 'line_splitter', 'list_datasets', 'register', 'slice_sequence',
+           'corpora', 'count_tokens', 'create', 'fast_bert_tokenizer', 'get_doc_spans', 'get_tokenizer',
+           'improve_answer_span', 'lcs_match', 'line_splitter', 'list_datasets', 'register', 'slice_sequence',
            'tokenize_and_align_positions', 'train_valid_split', 'truncate_seqs_equal', 'whitespace_splitter', 'xlnet']
 
 __getattr__ = aliases.children(__name__)

@@ -58,6 +58,12 @@ class _LM(HybridBlock):
         self.decoder = nn.HybridSequential()
         with self.decoder.name_scope():
             params = self.embedding[0].params if tie_weights else None
+            if tie_weights and self._params._shared is not None:
+                # built with params= another model's (an eval copy of a training model): sharing reaches one dict
+                # deep, so the tied decoder's bias is looked up among those, under the embedding's prefix
+                shared = mx.gluon.ParameterDict(params.prefix)
+                shared.update(self._params._shared)
+                params = shared
             self.decoder.add(nn.Dense(vocab_size, flatten=False, params=params))
 
     def _zeros(self, F, inputs, layer):
