@@ -5,7 +5,7 @@ read by scripts/docs/migration.py; fnmatch patterns over GluonNLP's dotted names
 TARGET = 0.95
 #: the share measured when these notes were last written: tests/compat/test_api_tables.py fails below it (a name
 #: gone missing) and when the page runs more than 2 points above it (raise it)
-FLOOR = 0.775
+FLOOR = 0.790
 
 #: {GluonNLP name: why ours differs} for names that are provided
 DIFFERS = {

@@ -16,15 +16,17 @@ from gluonzoo.text.models.elmo import (BiLMEncoder, ConvolutionalEncoder, ELMoBi
                                        Highway)
 from gluonzoo.text.models.lstm_lm import AWDRNN, BigRNN, StandardRNN
 from gluonzoo.text.models.rnn_cells import LSTMPCellWithClip, RNNCellLayer
+from gluonzoo.text.models.sampled_block import ISDense, NCEDense, SparseISDense, SparseNCEDense
 from gluonzoo.text.models.transformer import TransformerEncoder, TransformerEncoderCell
 from gluonzoo.text.models.weight_drop import WeightDropParameter, apply_weight_drop
 from gluonzoo.text.sequence_sampler import BeamSearchSampler, BeamSearchScorer, SequenceSampler
 
 __all__ = ['AWDRNN', 'AttentionCell', 'BERTClassifier', 'BERTEncoder', 'BERTModel', 'BeamSearchSampler',
            'BeamSearchScorer', 'BiLMEncoder', 'BigRNN', 'ConvolutionalEncoder', 'DistilBERTModel',
-           'DotProductAttentionCell', 'ELMoBiLM', 'ELMoCharacterEncoder', 'GELU', 'Highway', 'L2Normalization',
-           'LSTMPCellWithClip', 'MLPAttentionCell', 'MultiHeadAttentionCell', 'PositionwiseFFN', 'RNNCellLayer',
-           'RoBERTaClassifier', 'RoBERTaModel', 'SequenceSampler', 'StandardRNN', 'TransformerEncoder',
-           'TransformerEncoderCell', 'WeightDropParameter', 'apply_weight_drop', 'get_model', 'list_models', *BUILDERS]
+           'DotProductAttentionCell', 'ELMoBiLM', 'ELMoCharacterEncoder', 'GELU', 'Highway', 'ISDense',
+           'L2Normalization', 'LSTMPCellWithClip', 'MLPAttentionCell', 'MultiHeadAttentionCell', 'NCEDense',
+           'PositionwiseFFN', 'RNNCellLayer', 'RoBERTaClassifier', 'RoBERTaModel', 'SequenceSampler', 'SparseISDense',
+           'SparseNCEDense', 'StandardRNN', 'TransformerEncoder', 'TransformerEncoderCell', 'WeightDropParameter',
+           'apply_weight_drop', 'get_model', 'list_models', *BUILDERS]
 
 __getattr__ = aliases.children(__name__)

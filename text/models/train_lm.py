@@ -22,6 +22,7 @@ from mxnet.gluon.contrib.rnn import LSTMPCell
 
 from ...errors import BadInputError
 from . import lstm_lm
+from .sampled_block import ISDense, SparseISDense
 
 __all__ = ['AWDRNN', 'StandardRNN', 'BigRNN', 'CacheCell', 'get_cache_model', 'encode_all']
 
@@ -166,47 +167,6 @@ def get_cache_model(name, dataset_name='wikitext-2', window=2000, theta=0.6, lam
 
 
 # -- the training BigRNN ------------------------------------------------------------------------------------------
-class _ImportanceSampledDecoder(Block):
-    """GluonNLP's (Sparse)ISDense as BigRNN's decoder: `weight` (num_classes, in_unit) and `bias`; called with
-    (x (..., in_unit), (sampled (S,), expected_count_sampled (S,), expected_count_true (...)), label (...)) it
-    scores the true class then the S sampled ones, each minus the log of its expected count, sampled hits of the
-    true class pushed to -1e37 (remove_accidental_hits); the new target is all zeros (the true class is column 0).
-    With sparse_weight the weight is row_sparse and only the rows of the batch are pulled."""
-
-    def __init__(self, num_classes, num_sampled, in_unit, remove_accidental_hits=True, sparse_weight=True,
-                 sparse_grad=True, **kwargs):
-        super().__init__(**kwargs)
-        self._num_classes, self._num_sampled, self._in_unit = num_classes, num_sampled, in_unit
-        self._remove_hits, self._sparse_weight, self._sparse_grad = remove_accidental_hits, sparse_weight, sparse_grad
-        with self.name_scope():
-            self.weight = self.params.get('weight', shape=(num_classes, in_unit),
-                                          stype='row_sparse' if sparse_weight else 'default',
-                                          grad_stype='row_sparse' if sparse_grad else 'default')
-            self.bias = self.params.get('bias', shape=(num_classes,), init='zeros')
-
-    def forward(self, x, sampled_values, label):  # pylint: disable=arguments-differ
-        F, S = mx.nd, self._num_sampled
-        sampled, count_sampled, count_true = sampled_values
-        label = label.reshape((-1,))
-        ids = F.concat(sampled.astype('int32'), label.astype('int32'), dim=0)
-        weight = self.weight.row_sparse_data(ids) if self._sparse_weight else self.weight.data(ids.context)
-        rows = F.Embedding(ids, weight, input_dim=self._num_classes, output_dim=self._in_unit,
-                           sparse_grad=self._sparse_grad)
-        biases = F.take(self.bias.data(ids.context), ids)
-        x = x.reshape((-1, self._in_unit))
-        true = (rows[S:] * x).sum(axis=1) + biases[S:] - F.log(count_true.astype('float32').reshape((-1,)))
-        scores = F.FullyConnected(x, rows[:S], biases[:S], num_hidden=S)
-        if self._remove_hits:
-            hits = F.broadcast_equal(label.astype('int32').reshape((-1, 1)), sampled.astype('int32').reshape((1, -1)))
-            scores = scores + hits.astype('float32') * -1e37
-        scores = F.broadcast_sub(scores, F.log(count_sampled.astype('float32')).reshape((1, S)))
-        return F.concat(true.reshape((-1, 1)), scores, dim=1), F.zeros_like(label)
-
-    def __repr__(self):
-        return (f'{"Sparse" if self._sparse_weight else ""}ISDense({self._in_unit} -> {self._num_classes}, with '
-                f'{self._num_sampled} samples)')
-
-
 class BigRNN(Block):
     """GluonNLP's training BigRNN: embedding -> LSTMP cells (MXNet's contrib LSTMPCell, dropout cells between) ->
     importance-sampled decoder. `net(inputs (T, N), label (T, N), begin_state, sampled_values)` -> (scores (T, N,
@@ -241,8 +201,9 @@ class BigRNN(Block):
                     self.encoder.add(LSTMPCell(hidden_size, projection_size))
                     if encode_dropout:
                         self.encoder.add(rnn.DropoutCell(encode_dropout))
-            self.decoder = _ImportanceSampledDecoder(vocab_size, num_sampled, projection_size, True, sparse_weight,
-                                                     sparse_grad, prefix='decoder0_')
+            self.decoder = (SparseISDense(vocab_size, num_sampled, projection_size, prefix='decoder0_') if sparse_weight
+                            else ISDense(vocab_size, num_sampled, projection_size, sparse_grad=sparse_grad,
+                                         prefix='decoder0_'))
 
     def begin_state(self, **kwargs):
         return self.encoder.begin_state(**kwargs)
