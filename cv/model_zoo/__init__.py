@@ -8,7 +8,9 @@ from gluonzoo.vision.models.classification.inception import InceptionV3 as Incep
 from gluonzoo.vision.models.classification.mobilenet import MobileNetV2
 from gluonzoo.vision.models.classification.mobilenetv1 import MobileNetV1 as MobileNet
 from gluonzoo.vision.models.classification.resnet import (BasicBlockV1, BasicBlockV2, BottleneckV1,  # noqa: F401
-                                                        BottleneckV2, ResNetV1, ResNetV2)
+                                                        BottleneckV2, ResNetV1, ResNetV2, SE_BasicBlockV1,
+                                                        SE_BasicBlockV2, SE_BottleneckV1, SE_BottleneckV2,
+                                                        SE_ResNetV1, SE_ResNetV2)
 from gluonzoo.vision.models.classification.squeezenet import SqueezeNet
 from gluonzoo.vision.models.factories import *  # noqa: F401,F403
 from gluonzoo.vision.models.factories import __all__ as _factories
@@ -16,7 +18,8 @@ from gluonzoo.vision.models.functions import *  # noqa: F401,F403
 from gluonzoo.vision.models.functions import FUNCTIONS, get_model, get_model_list, pretrained_model_list
 
 __all__ = ['AlexNet', 'BasicBlockV1', 'BasicBlockV2', 'BottleneckV1', 'BottleneckV2', 'Inception3', 'MobileNet',
-           'MobileNetV2', 'ResNetV1', 'ResNetV2', 'SqueezeNet', 'get_model', 'get_model_list', 'get_model_file',
+           'MobileNetV2', 'ResNetV1', 'ResNetV2', 'SE_BasicBlockV1', 'SE_BasicBlockV2', 'SE_BottleneckV1',
+           'SE_BottleneckV2', 'SE_ResNetV1', 'SE_ResNetV2', 'SqueezeNet', 'get_model', 'get_model_list', 'get_model_file',
            'pretrained_model_list', 'purge', *_factories, *sorted(FUNCTIONS)]
 
 __getattr__ = aliases.children(__name__)

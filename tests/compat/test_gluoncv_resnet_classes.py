@@ -1,4 +1,4 @@
-"""gluonzoo.cv.model_zoo's ResNetV1 / ResNetV2 and their four blocks, built with GluonCV's signatures (thumbnail,
+"""gluonzoo.cv.model_zoo's ResNetV1 / ResNetV2, SE_ResNetV1 / SE_ResNetV2 and their blocks, built with GluonCV's signatures (thumbnail,
 last_gamma, use_se, norm_kwargs, custom depths): GluonCV 0.10's parameter files (the peers venv, one run) load
 strictly and give its outputs, imperative and hybridized."""
 import mxnet as mx
@@ -19,6 +19,14 @@ CASES = {
                         kwargs=dict(classes=3, use_se=True, thumbnail=True), input=[2, 3, 12, 12]),
     'v2_bottleneck': dict(net='ResNetV2', block='BottleneckV2', args=[[1, 1], [16, 32, 64]],
                           kwargs=dict(classes=6), input=[1, 3, 36, 36]),
+    'se_v1_bottleneck': dict(net='SE_ResNetV1', block='SE_BottleneckV1', args=[[1, 1], [16, 32, 64]],
+                             kwargs=dict(classes=3), input=[1, 3, 36, 36], module='se_resnet'),
+    'se_v2_basic_thumbnail': dict(net='SE_ResNetV2', block='SE_BasicBlockV2', args=[[1, 1], [16, 16, 32]],
+                                  kwargs=dict(classes=2, thumbnail=True), input=[2, 3, 10, 10], module='se_resnet'),
+    'se_block_v1_basic': dict(block='SE_BasicBlockV1', args=[32, 2, True], kwargs=dict(in_channels=16),
+                              input=[1, 16, 6, 6], module='se_resnet'),
+    'se_block_v2_bottleneck': dict(block='SE_BottleneckV2', args=[32, 1, False], kwargs=dict(in_channels=32),
+                                   input=[1, 32, 4, 4], module='se_resnet'),
     'block_v1_downsample': dict(block='BasicBlockV1', args=[8, 2, True], kwargs=dict(in_channels=4),
                                 input=[2, 4, 6, 6]),
     'block_v2_bottleneck_se': dict(block='BottleneckV2', args=[32, 1, True], kwargs=dict(in_channels=16, use_se=True),
@@ -36,8 +44,9 @@ def files(tmp_path_factory):
 @pytest.mark.parametrize('case', sorted(CASES))
 def test_gluoncv_files_load_and_match(files, case):
     spec = CASES[case]
-    block = getattr(model_zoo, spec['block'])
-    net = getattr(model_zoo.resnet, spec['net'])(block, *spec['args'], **spec['kwargs']) if spec.get('net') else \
+    module = getattr(model_zoo, spec.get('module', 'resnet'))
+    block = getattr(module, spec['block'])
+    net = getattr(module, spec['net'])(block, *spec['args'], **spec['kwargs']) if spec.get('net') else \
         block(*spec['args'], **spec['kwargs'])
     net.load_parameters(str(files / f'{case}.params'))
     assert_outputs_match(net, *saved_case(files / f'{case}.npz'))

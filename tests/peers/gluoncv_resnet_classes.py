@@ -1,20 +1,21 @@
 """(peers venv) GluonCV 0.10's ResNetV1/V2 and their blocks built from a job's specs with seeded random weights:
 OUT/<case>.params and OUT/<case>.npz (arr_0 the input, y0 the output). One job: {cases: {case: spec}}, spec
 {net: 'ResNetV1'|..., block: 'BasicBlockV1'|..., args: [...], kwargs: {...}, input: shape}."""
+import importlib
 import json
 import os
 import sys
 
 import mxnet as mx
 import numpy as np
-from gluoncv.model_zoo import resnet
 
 
 def main(out, job):
     for case, spec in job['cases'].items():
         np.random.seed(0)
-        block = getattr(resnet, spec['block'])
-        net = getattr(resnet, spec['net'])(block, *spec['args'], **spec['kwargs']) if spec.get('net') else \
+        module = importlib.import_module(f"gluoncv.model_zoo.{spec.get('module', 'resnet')}")
+        block = getattr(module, spec['block'])
+        net = getattr(module, spec['net'])(block, *spec['args'], **spec['kwargs']) if spec.get('net') else \
             block(*spec['args'], **spec['kwargs'])
         x = mx.nd.array(np.random.normal(size=spec['input']))
         net.initialize(mx.init.Normal(0.3))

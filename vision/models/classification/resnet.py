@@ -132,6 +132,8 @@ class _ResNet(Classifier):
             raise BadInputError(f'{type(self).__name__}: {len(layers)} layers need {len(layers) + 1} channels '
                                 f'(the stem, then one per stage), got {len(channels)}')
         norm = _norms(norm_layer, norm_kwargs, False)[0]
+        # passed only when set: GluonCV's SE_* blocks (and blocks written for them) take neither
+        options = {k: v for k, v in dict(last_gamma=last_gamma, use_se=use_se).items() if v}
         v2 = self.version == 2
         self.in_channels = in_channels
         with self.name_scope():
@@ -150,7 +152,8 @@ class _ResNet(Classifier):
                     for j in range(n):
                         c_in = channels[i] if j == 0 else channels[i + 1]
                         stage.add(block(channels[i + 1], 2 if (i and not j) else 1, j == 0 and c_in != channels[i + 1],
-                                        c_in, last_gamma, use_se, norm_layer, norm_kwargs, prefix=''))
+                                        in_channels=c_in, norm_layer=norm_layer, norm_kwargs=norm_kwargs, prefix='',
+                                        **options))
                 self.features.add(stage)
             if v2:
                 self.features.add(norm(), nn.Activation('relu'))
@@ -172,6 +175,41 @@ class ResNetV1(_ResNet):
 class ResNetV2(_ResNet):
     """ResNet v2 (GluonCV's signature): blocks BasicBlockV2 or BottleneckV2."""
     version = 2
+
+
+# -- GluonCV's se_resnet spellings: the same blocks with the SE gate always on ---------------------------------------
+def _always_se(block):
+    class SEBlock(block):
+        __doc__ = f"{block.__name__} with its squeeze-and-excitation gate (GluonCV's SE_{block.__name__})."
+
+        def __init__(self, channels, stride, downsample=False, in_channels=0, norm_layer=nn.BatchNorm,
+                     norm_kwargs=None, **kwargs):
+            super().__init__(channels, stride, downsample, in_channels, use_se=True, norm_layer=norm_layer,
+                             norm_kwargs=norm_kwargs, **kwargs)
+    SEBlock.__name__ = SEBlock.__qualname__ = f'SE_{block.__name__}'
+    return SEBlock
+
+
+SE_BasicBlockV1, SE_BottleneckV1 = _always_se(BasicBlockV1), _always_se(BottleneckV1)
+SE_BasicBlockV2, SE_BottleneckV2 = _always_se(BasicBlockV2), _always_se(BottleneckV2)
+
+
+class SE_ResNetV1(ResNetV1):  # noqa: N801 (GluonCV's name)
+    """GluonCV's SE_ResNetV1: ResNetV1 over SE_* blocks (its signature has no last_gamma / use_se)."""
+
+    def __init__(self, block, layers, channels, classes=1000, thumbnail=False, norm_layer=nn.BatchNorm,
+                 norm_kwargs=None, **kwargs):
+        super().__init__(block, layers, channels, classes, thumbnail, norm_layer=norm_layer, norm_kwargs=norm_kwargs,
+                         **kwargs)
+
+
+class SE_ResNetV2(ResNetV2):  # noqa: N801 (GluonCV's name)
+    """GluonCV's SE_ResNetV2: ResNetV2 over SE_* blocks (its signature has no last_gamma / use_se)."""
+
+    def __init__(self, block, layers, channels, classes=1000, thumbnail=False, norm_layer=nn.BatchNorm,
+                 norm_kwargs=None, **kwargs):
+        super().__init__(block, layers, channels, classes, thumbnail, norm_layer=norm_layer, norm_kwargs=norm_kwargs,
+                         **kwargs)
 
 
 _BLOCKS = {(1, False): BasicBlockV1, (1, True): BottleneckV1, (2, False): BasicBlockV2, (2, True): BottleneckV2}
