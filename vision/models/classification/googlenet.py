@@ -61,7 +61,8 @@ class GoogLeNet(Classifier):
     head_name = 'head'
 
     def __init__(self, classes=1000, dropout_ratio=0.4, aux_logits=False, partial_bn=False, norm_layer=nn.BatchNorm,
-                 norm_kwargs=None, in_channels=3, **kwargs):
+                 norm_kwargs=None, in_channels=3, pretrained_base=True, ctx=None, **kwargs):
+        # pretrained_base and ctx: GluonCV's signature takes them and uses neither, so its calls run here too
         super().__init__(**kwargs)
         self.in_channels, self.aux_logits = in_channels, aux_logits
         norm_kwargs = dict(norm_kwargs or {})

@@ -142,6 +142,20 @@ class Xception(Classifier):
         return self.fc(self.flat(self.avgpool(x)))
 
 
+class Xception65(Xception):
+    """GluonCV's Xception65 class: Xception of depth 65, its signature."""
+
+    def __init__(self, classes=1000, output_stride=32, norm_layer=nn.BatchNorm, norm_kwargs=None, **kwargs):
+        super().__init__(65, classes, output_stride, norm_layer, norm_kwargs, **kwargs)
+
+
+class Xception71(Xception):
+    """GluonCV's Xception71 class: Xception of depth 71, its signature."""
+
+    def __init__(self, classes=1000, output_stride=32, norm_layer=nn.BatchNorm, norm_kwargs=None, **kwargs):
+        super().__init__(71, classes, output_stride, norm_layer, norm_kwargs, **kwargs)
+
+
 # -- weights records (GluonCV 0.10.5 model_store.py; xception71 has none) ------------------------------------------
 _SHA1 = {'xception': '37c1c90b56800303a66934487fbf017bca8bba00'}
 _PARAMS = {'xception': 39916312}

@@ -1,12 +1,13 @@
-"""gluonzoo.cv.model_zoo's ResNetV1 / ResNetV2, SE_ResNetV1 / SE_ResNetV2 and their blocks, built with GluonCV's signatures (thumbnail,
-last_gamma, use_se, norm_kwargs, custom depths): GluonCV 0.10's parameter files (the peers venv, one run) load
-strictly and give its outputs, imperative and hybridized."""
+"""gluonzoo.cv.model_zoo's model classes with GluonCV's signatures: ResNetV1 / ResNetV2, SE_ResNetV1 / SE_ResNetV2
+and their blocks (thumbnail, last_gamma, use_se, norm_kwargs, custom depths), GoogLeNet, Xception65: GluonCV 0.10's
+parameter files (the peers venv, one run) load strictly and give its outputs, imperative and hybridized."""
 import mxnet as mx
 import pytest
 
 from gluonzoo.cv import model_zoo
 from gluonzoo.errors import BadInputError
 from tests.peers import run_peer
+from tests.peers.gluoncv_model_classes import build
 from tests.text.conftest import assert_outputs_match, saved_case
 
 CASES = {
@@ -27,6 +28,10 @@ CASES = {
                               input=[1, 16, 6, 6], module='se_resnet'),
     'se_block_v2_bottleneck': dict(block='SE_BottleneckV2', args=[32, 1, False], kwargs=dict(in_channels=32),
                                    input=[1, 32, 4, 4], module='se_resnet'),
+    'googlenet': dict(net='GoogLeNet', args=[], kwargs=dict(classes=4, pretrained_base=False), input=[1, 3, 224, 224],
+                      module='', init=0.05),
+    'xception65': dict(net='Xception65', args=[], kwargs=dict(classes=3, output_stride=16), input=[1, 3, 32, 32],
+                       module='', init=0.02),
     'block_v1_downsample': dict(block='BasicBlockV1', args=[8, 2, True], kwargs=dict(in_channels=4),
                                 input=[2, 4, 6, 6]),
     'block_v2_bottleneck_se': dict(block='BottleneckV2', args=[32, 1, True], kwargs=dict(in_channels=16, use_se=True),
@@ -36,18 +41,16 @@ CASES = {
 
 @pytest.fixture(scope='module')
 def files(tmp_path_factory):
-    out = tmp_path_factory.mktemp('resnet_classes_peer')
-    run_peer('gluoncv_resnet_classes.py', out, [{'cases': CASES}], timeout=300)
+    out = tmp_path_factory.mktemp('model_classes_peer')
+    run_peer('gluoncv_model_classes.py', out, [{'cases': CASES}], timeout=300)
     return out
 
 
 @pytest.mark.parametrize('case', sorted(CASES))
 def test_gluoncv_files_load_and_match(files, case):
     spec = CASES[case]
-    module = getattr(model_zoo, spec.get('module', 'resnet'))
-    block = getattr(module, spec['block'])
-    net = getattr(module, spec['net'])(block, *spec['args'], **spec['kwargs']) if spec.get('net') else \
-        block(*spec['args'], **spec['kwargs'])
+    sub = spec.get('module', 'resnet')
+    net = build(getattr(model_zoo, sub) if sub else model_zoo, spec)
     net.load_parameters(str(files / f'{case}.params'))
     assert_outputs_match(net, *saved_case(files / f'{case}.npz'))
 
