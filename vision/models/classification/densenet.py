@@ -13,11 +13,11 @@ from .base import Classifier, Stage
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
-def _dense_layer(growth, bn_size, dropout):
+def _dense_layer(growth, bn_size, dropout, norm):
     """[x, BN-ReLU-1x1-BN-ReLU-3x3(x)] concatenated on channels."""
     new = nn.HybridSequential(prefix='')
-    new.add(nn.BatchNorm(), nn.Activation('relu'), nn.Conv2D(bn_size * growth, 1, use_bias=False),
-            nn.BatchNorm(), nn.Activation('relu'), nn.Conv2D(growth, 3, padding=1, use_bias=False))
+    new.add(norm(), nn.Activation('relu'), nn.Conv2D(bn_size * growth, 1, use_bias=False),
+            norm(), nn.Activation('relu'), nn.Conv2D(growth, 3, padding=1, use_bias=False))
     if dropout:
         new.add(nn.Dropout(dropout))
     out = HybridConcurrent(axis=1, prefix='')
@@ -25,9 +25,9 @@ def _dense_layer(growth, bn_size, dropout):
     return out
 
 
-def _transition(channels):
+def _transition(channels, norm):
     out = nn.HybridSequential(prefix='')
-    out.add(nn.BatchNorm(), nn.Activation('relu'), nn.Conv2D(channels, 1, use_bias=False), nn.AvgPool2D(2, 2))
+    out.add(norm(), nn.Activation('relu'), nn.Conv2D(channels, 1, use_bias=False), nn.AvgPool2D(2, 2))
     return out
 
 
@@ -38,37 +38,45 @@ _SPEC = {121: (64, 32, [6, 12, 24, 16]), 161: (96, 48, [6, 12, 36, 24]), 169: (6
 
 
 class DenseNet(Classifier):
-    """DenseNet of `depth` with bottleneck width `bn_size` x growth and optional `dropout` in each layer."""
+    """GluonCV's DenseNet: a `num_init_features` stem, dense blocks of `block_config[i]` layers adding
+    `growth_rate` channels each (bottleneck width `bn_size` x growth, optional `dropout`), halving transitions."""
     fixed_input = (224, 224)
     input_stride = 32
 
-    def __init__(self, depth, classes=1000, bn_size=4, dropout=0.0, in_channels=3, **kwargs):
+    def __init__(self, num_init_features, growth_rate, block_config, bn_size=4, dropout=0, classes=1000,
+                 norm_layer=nn.BatchNorm, norm_kwargs=None, in_channels=3, **kwargs):
         super().__init__(**kwargs)
-        if depth not in _SPEC:
-            raise ValueError(f'DenseNet depth {depth!r} is not one of {sorted(_SPEC)}')
-        c, growth, blocks = _SPEC[depth]
+        c = num_init_features
         self.in_channels = in_channels
+
+        def norm():
+            return norm_layer(**(norm_kwargs or {}))
         with self.name_scope():
             self.features = nn.HybridSequential(prefix='')
-            self.features.add(nn.Conv2D(c, 7, 2, 3, use_bias=False, in_channels=in_channels), nn.BatchNorm(),
+            self.features.add(nn.Conv2D(c, 7, 2, 3, use_bias=False, in_channels=in_channels), norm(),
                               nn.Activation('relu'), nn.MaxPool2D(3, 2, 1))
             taps = [Stage('features.2', c, 2)]
-            for i, n in enumerate(blocks):
+            for i, n in enumerate(block_config):
                 stage = nn.HybridSequential(prefix=f'stage{i + 1}_')
                 with stage.name_scope():
                     for _ in range(n):
-                        stage.add(_dense_layer(growth, bn_size, dropout))
+                        stage.add(_dense_layer(growth_rate, bn_size, dropout, norm))
                 self.features.add(stage)
-                c += n * growth
-                if i != len(blocks) - 1:
+                c += n * growth_rate
+                if i != len(block_config) - 1:
                     taps.append(Stage(f'features.{len(self.features) - 1}', c, 4 * 2 ** i))
-                    self.features.add(_transition(c // 2))
+                    self.features.add(_transition(c // 2, norm))
                     c //= 2
-            self.features.add(nn.BatchNorm(), nn.Activation('relu'))
-            taps.append(Stage(f'features.{len(self.features) - 1}', c, 32))
+            self.features.add(norm(), nn.Activation('relu'))
+            taps.append(Stage(f'features.{len(self.features) - 1}', c, 4 * 2 ** (len(block_config) - 1)))
             self.features.add(nn.AvgPool2D(7), nn.Flatten())
             self.output = nn.Dense(classes)
         self.feature_info = taps
+
+
+def _densenet(depth, classes, in_channels, dropout):
+    """The DenseNet of `depth` layers (121, 161, 169, 201)."""
+    return DenseNet(*_SPEC[depth], dropout=dropout, classes=classes, in_channels=in_channels)
 
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
@@ -91,22 +99,22 @@ def _weights(arch):
 @register_model(weights=_weights('densenet121'), **_REG)
 def densenet121(classes=1000, in_channels=3, dropout=0.0):
     """DenseNet-121 (arXiv:1608.06993)."""
-    return DenseNet(121, classes, in_channels=in_channels, dropout=dropout)
+    return _densenet(121, classes, in_channels, dropout)
 
 
 @register_model(weights=_weights('densenet161'), **_REG)
 def densenet161(classes=1000, in_channels=3, dropout=0.0):
     """DenseNet-161 (arXiv:1608.06993)."""
-    return DenseNet(161, classes, in_channels=in_channels, dropout=dropout)
+    return _densenet(161, classes, in_channels, dropout)
 
 
 @register_model(weights=_weights('densenet169'), **_REG)
 def densenet169(classes=1000, in_channels=3, dropout=0.0):
     """DenseNet-169 (arXiv:1608.06993)."""
-    return DenseNet(169, classes, in_channels=in_channels, dropout=dropout)
+    return _densenet(169, classes, in_channels, dropout)
 
 
 @register_model(weights=_weights('densenet201'), **_REG)
 def densenet201(classes=1000, in_channels=3, dropout=0.0):
     """DenseNet-201 (arXiv:1608.06993)."""
-    return DenseNet(201, classes, in_channels=in_channels, dropout=dropout)
+    return _densenet(201, classes, in_channels, dropout)

@@ -8,6 +8,7 @@ import math
 
 from mxnet.gluon import nn
 
+from ....errors import BadInputError
 from ....registry import register_model
 from ._gluoncv import gluoncv_weights
 from .base import Classifier, Stage
@@ -19,19 +20,21 @@ _WIDTHS = [64, 128, 256, 512, 512]
 
 
 class VGG(Classifier):
-    """VGG of `depth` conv+FC layers; `batch_norm` adds BN after every conv."""
+    """GluonCV's VGG: stages of `layers[i]` 3x3 convs of `filters[i]` channels, each ending in a 2x2 max pool, then
+    two 4096-unit Dense layers; `batch_norm` adds BN after every conv."""
     input_stride = 32
 
-    def __init__(self, depth, classes=1000, batch_norm=False, in_channels=3, **kwargs):
+    def __init__(self, layers, filters, classes=1000, batch_norm=False, in_channels=3, **kwargs):
         super().__init__(**kwargs)
-        if depth not in _SPEC:
-            raise ValueError(f'VGG depth {depth!r} is not one of {sorted(_SPEC)}')
+        if len(layers) != len(filters):
+            raise BadInputError(f'VGG: {len(layers)} layers for {len(filters)} filters: give one conv count per '
+                                'stage width')
         self.in_channels = in_channels
         taps = []
         with self.name_scope():
             self.features = nn.HybridSequential(prefix='')
             c_in = in_channels
-            for i, (n, width) in enumerate(zip(_SPEC[depth], _WIDTHS)):
+            for i, (n, width) in enumerate(zip(layers, filters)):
                 for _ in range(n):
                     self.features.add(nn.Conv2D(width, 3, padding=1, in_channels=c_in))
                     c_in = width
@@ -81,46 +84,46 @@ def _weights(arch):
 @register_model(weights=_weights('vgg11'), **_REG)
 def vgg11(classes=1000, in_channels=3):
     """VGG-11 (arXiv:1409.1556)."""
-    return VGG(11, classes, batch_norm=False, in_channels=in_channels)
+    return VGG(_SPEC[11], _WIDTHS, classes, batch_norm=False, in_channels=in_channels)
 
 
 @register_model(weights=_weights('vgg13'), **_REG)
 def vgg13(classes=1000, in_channels=3):
     """VGG-13 (arXiv:1409.1556)."""
-    return VGG(13, classes, batch_norm=False, in_channels=in_channels)
+    return VGG(_SPEC[13], _WIDTHS, classes, batch_norm=False, in_channels=in_channels)
 
 
 @register_model(weights=_weights('vgg16'), **_REG)
 def vgg16(classes=1000, in_channels=3):
     """VGG-16 (arXiv:1409.1556)."""
-    return VGG(16, classes, batch_norm=False, in_channels=in_channels)
+    return VGG(_SPEC[16], _WIDTHS, classes, batch_norm=False, in_channels=in_channels)
 
 
 @register_model(weights=_weights('vgg19'), **_REG)
 def vgg19(classes=1000, in_channels=3):
     """VGG-19 (arXiv:1409.1556)."""
-    return VGG(19, classes, batch_norm=False, in_channels=in_channels)
+    return VGG(_SPEC[19], _WIDTHS, classes, batch_norm=False, in_channels=in_channels)
 
 
 @register_model(weights=_weights('vgg11_bn'), **_REG)
 def vgg11_bn(classes=1000, in_channels=3):
     """VGG-11 with BatchNorm (arXiv:1409.1556)."""
-    return VGG(11, classes, batch_norm=True, in_channels=in_channels)
+    return VGG(_SPEC[11], _WIDTHS, classes, batch_norm=True, in_channels=in_channels)
 
 
 @register_model(weights=_weights('vgg13_bn'), **_REG)
 def vgg13_bn(classes=1000, in_channels=3):
     """VGG-13 with BatchNorm (arXiv:1409.1556)."""
-    return VGG(13, classes, batch_norm=True, in_channels=in_channels)
+    return VGG(_SPEC[13], _WIDTHS, classes, batch_norm=True, in_channels=in_channels)
 
 
 @register_model(weights=_weights('vgg16_bn'), **_REG)
 def vgg16_bn(classes=1000, in_channels=3):
     """VGG-16 with BatchNorm (arXiv:1409.1556)."""
-    return VGG(16, classes, batch_norm=True, in_channels=in_channels)
+    return VGG(_SPEC[16], _WIDTHS, classes, batch_norm=True, in_channels=in_channels)
 
 
 @register_model(weights=_weights('vgg19_bn'), **_REG)
 def vgg19_bn(classes=1000, in_channels=3):
     """VGG-19 with BatchNorm (arXiv:1409.1556)."""
-    return VGG(19, classes, batch_norm=True, in_channels=in_channels)
+    return VGG(_SPEC[19], _WIDTHS, classes, batch_norm=True, in_channels=in_channels)
