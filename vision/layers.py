@@ -49,10 +49,11 @@ def activation(kind):
 
 
 # -- convolution helpers ------------------------------------------------------------------------------------------
-def conv_bn(seq, channels, kernel=1, stride=1, pad=0, groups=1, act='relu', in_channels=0, **bn_kwargs):
-    """Append Conv2D (no bias) -> BatchNorm -> activation (act=None: none) to a HybridSequential."""
+def conv_bn(seq, channels, kernel=1, stride=1, pad=0, groups=1, act='relu', in_channels=0, norm_layer=nn.BatchNorm,
+            **bn_kwargs):
+    """Append Conv2D (no bias) -> norm_layer (BatchNorm) -> activation (act=None: none) to a HybridSequential."""
     seq.add(nn.Conv2D(channels, kernel, stride, pad, groups=groups, use_bias=False, in_channels=in_channels))
-    seq.add(nn.BatchNorm(**bn_kwargs))
+    seq.add(norm_layer(**bn_kwargs))
     if act:
         seq.add(activation(act))
     return seq

@@ -1,7 +1,7 @@
 """gluonzoo.cv.model_zoo's model classes with GluonCV's signatures: ResNetV1 / ResNetV2, SE_ResNetV1 / SE_ResNetV2
-and their blocks (thumbnail, last_gamma, use_se, norm_kwargs, custom depths), GoogLeNet, Xception65, DenseNet and
-VGG: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs, imperative and
-hybridized."""
+and their blocks (thumbnail, last_gamma, use_se, norm_kwargs, custom depths), GoogLeNet, Xception65, DenseNet,
+VGG and DarknetV3: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
+imperative and hybridized."""
 import mxnet as mx
 import pytest
 
@@ -38,6 +38,8 @@ CASES = {
                      input=[1, 3, 224, 224], module='', init=0.1),
     'vgg_bn': dict(net='VGG', args=[[1, 2], [8, 16]], kwargs=dict(classes=3, batch_norm=True), input=[1, 3, 32, 32],
                    module=''),
+    'darknet': dict(net='DarknetV3', args=[[1, 2], [8, 16, 32]], kwargs=dict(classes=3), input=[1, 3, 16, 16],
+                    module=''),
     'block_v1_downsample': dict(block='BasicBlockV1', args=[8, 2, True], kwargs=dict(in_channels=4),
                                 input=[2, 4, 6, 6]),
     'block_v2_bottleneck_se': dict(block='BottleneckV2', args=[32, 1, True], kwargs=dict(in_channels=16, use_se=True),
