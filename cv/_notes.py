@@ -17,6 +17,12 @@ DIFFERS = {
     'gluoncv.loss.MixSoftmaxCrossEntropyLoss': "mixup=True works: (pred[, aux], label1, label2, lam) gives lam CE(label1) + (1 - lam) CE(label2) (GluonCV's reads attributes it never sets and raises AttributeError)",
     'gluoncv.loss.SegmentationMultiLosses': "a (B,) loss, one value an image, as its parent's; GluonCV's passes size_average and ignore_label positionally into sparse_label and batch_axis, so it averages over all but the last axis and gives one value per image column",
     'gluoncv.data.VOCDetection': _VOC_DIFFERS,
+    'gluoncv.data.VOCSegmentation': "pictures are decoded by OpenCV (a JPEG's pixels may be a grey level off "
+                                    "Pillow's) and resampled by Pillow's arithmetic redone in numpy (within a grey "
+                                    'level); masks and random crops are GluonCV\'s; a bad root, split or mode is a '
+                                    'BadInputError (GluonCV: OSError, RuntimeError or AssertionError)',
+    'gluoncv.data.ADE20KSegmentation': "images in name order (GluonCV's follow os.listdir, whose order the file "
+                                       'system decides); pictures as VOCSegmentation\'s',
     'gluoncv.model_zoo.get_fcn': 'only registered backbone/dataset combinations (GluonCV builds any, e.g. citys); others are an UnknownModelError naming the registered ones',
     'gluoncv.model_zoo.get_model': 'names are matched exactly first, then in any case (GluonCV lower-cases them): checkpoint tags keep their case (transformer_en_de_512.WMT2014) and are matched in any case too',
     'gluoncv.model_zoo.get_model_list': 'a sorted list of the registered vision model names (GluonCV: dict_keys of its table); includes gluonzoo-only models (efficientnet_lite0, ssd_128_mobilenetv2_1.0_scenes, ...)',
