@@ -21,6 +21,8 @@ DIFFERS = {
                                     "Pillow's) and resampled by Pillow's arithmetic redone in numpy (within a grey "
                                     'level); masks and random crops are GluonCV\'s; a bad root, split or mode is a '
                                     'BadInputError (GluonCV: OSError, RuntimeError or AssertionError)',
+    'gluoncv.data.COCOInstance': 'skip_empty=False is a BadInputError (GluonCV gives such images label None); an '
+                                 'RLE object is a BadInputError naming it (GluonCV: AssertionError)',
     'gluoncv.data.ADE20KSegmentation': "images in name order (GluonCV's follow os.listdir, whose order the file "
                                        'system decides); pictures as VOCSegmentation\'s',
     'gluoncv.model_zoo.get_fcn': 'only registered backbone/dataset combinations (GluonCV builds any, e.g. citys); others are an UnknownModelError naming the registered ones',

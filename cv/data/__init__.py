@@ -1,11 +1,12 @@
 """gluoncv.data: GluonCV's datasets with its signatures and NDArray images (gluonzoo.vision.data.ndarray, over
 gluonzoo's readers), transforms and batchify."""
 from gluonzoo import aliases
-from gluonzoo.vision.data.ndarray import (COCODetection, ImageNet, ImageNet1kAttr, LstDetection,  # noqa: F401
-                                         RecordFileDetection, VOCDetection)
+from gluonzoo.vision.data.ndarray import (COCODetection, COCOInstance, ImageNet, ImageNet1kAttr,  # noqa: F401
+                                         LstDetection, RecordFileDetection, VOCDetection)
 from gluonzoo.vision.data.gluoncv_segmentation import (ADE20KSegmentation, SegmentationDataset,  # noqa: F401
                                                        VOCSegmentation, get_segmentation_dataset, ms_batchify_fn)
 
-__all__ = ['ADE20KSegmentation', 'COCODetection', 'ImageNet', 'ImageNet1kAttr', 'LstDetection', 'RecordFileDetection',
-           'SegmentationDataset', 'VOCDetection', 'VOCSegmentation', 'get_segmentation_dataset', 'ms_batchify_fn']
+__all__ = ['ADE20KSegmentation', 'COCODetection', 'COCOInstance', 'ImageNet', 'ImageNet1kAttr', 'LstDetection',
+           'RecordFileDetection', 'SegmentationDataset', 'VOCDetection', 'VOCSegmentation', 'get_segmentation_dataset',
+           'ms_batchify_fn']
 __getattr__ = aliases.children(__name__)

@@ -33,6 +33,14 @@ def cases(data, roots):
         ds = data.COCODetection(root=roots['coco'], splits=['instances_val2017'], **kwargs)
         _all(out, name, ds)
         out[f'{name}.num_class'] = np.array(ds.num_class)
+    inst = data.COCOInstance(root=roots['coco'], splits=['instances_val2017'])
+    out['coco_inst.len'] = np.array(len(inst))
+    out['coco_inst.aspect'] = np.array(inst.get_im_aspect_ratio())
+    for i in range(len(inst)):
+        img, label, segm = inst[i]
+        out[f'coco_inst.image{i}'], out[f'coco_inst.label{i}'] = img.asnumpy(), np.asarray(label, np.float64)
+        out[f'coco_inst.segm{i}'] = np.concatenate([np.vstack(p) for p in segm]) if segm else np.zeros((0, 2))
+        out[f'coco_inst.polygons{i}'] = np.array([[len(p), sum(len(x) for x in p)] for p in segm])
     _all(out, 'lst', data.LstDetection(roots['lst']))
     _all(out, 'rec', data.RecordFileDetection(roots['rec']))
     for train in (True, False):

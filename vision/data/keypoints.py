@@ -116,7 +116,7 @@ class COCOKeyPoints(_COCOFile):
 class COCOInstance(_COCOFile):
     """COCO instance masks: one sample an image with at least one object, in image-id order. Objects are GluonCV's
     COCOInstance's: crowd and `ignore` ones skipped, boxes (x, y, x + w, y + h) clipped to the image and kept when
-    the area is positive and the box covers at least 4 square pixels. Masks come from pycocotools' annToMask, so
+    the area is over `min_object_area` and the box covers at least 4 square pixels. Masks come from pycocotools' annToMask, so
     RLE (the generated scenes' instances_<split>.json) and polygon files alike.
 
     `sample(i)` -> (image RGB uint8 HxWx3, {'boxes': float32 (N, 4) x1, y1, x2, y2, 'ids': int64 (N,) class index
@@ -124,7 +124,7 @@ class COCOInstance(_COCOFile):
     sample's COCO image id, `contiguous_id_to_json` the category id of each class index.
     """
 
-    def __init__(self, images_dir, ann_file):
+    def __init__(self, images_dir, ann_file, min_object_area=0):
         super().__init__(images_dir, ann_file)
         coco = self.coco
         cats = sorted(coco.loadCats(coco.getCatIds()), key=lambda c: c['id'])
@@ -146,7 +146,7 @@ class COCOInstance(_COCOFile):
                 x, y, bw, bh = a['bbox']
                 x1, y1 = min(max(x, 0), w), min(max(y, 0), h)
                 x2, y2 = min(max(x + max(bw, 0), 0), w), min(max(y + max(bh, 0), 0), h)
-                if a['area'] > 0 and x2 > x1 and y2 > y1 and (x2 - x1) * (y2 - y1) >= 4:
+                if a['area'] > min_object_area and x2 > x1 and y2 > y1 and (x2 - x1) * (y2 - y1) >= 4:
                     objects.append(((x1, y1, x2, y2), to_index[a['category_id']], a['id']))
             if objects:
                 self.items.append(os.path.join(self.images_dir, entry['file_name']))

@@ -13,10 +13,14 @@ from mxnet.gluon.data import Dataset
 
 from .. import meta
 from ..meta import COCO, VOC
+from ...errors import BadInputError
+from ..image import read_image
 from . import detection as _ours
+from . import keypoints as _keypoints
 from .folder import ImageNet as _ImageNet
 
-__all__ = ['COCODetection', 'ImageNet', 'LstDetection', 'RecordFileDetection', 'VOCDetection']
+__all__ = ['COCODetection', 'COCOInstance', 'ImageNet', 'ImageNet1kAttr', 'LstDetection', 'RecordFileDetection',
+           'VOCDetection']
 
 
 def _root(path, default):
@@ -101,6 +105,61 @@ class COCODetection(_Samples):
         return label[:, :5]
 
 
+class COCOInstance(_Samples):
+    """GluonCV's COCOInstance: `root/annotations/<split>.json`, images in `root/<year dir>`; samples (image, label
+    (N, 5): x1, y1, x2, y2, class, segm: per object its polygons as (K, 2) float32 arrays), through the optional
+    `transform(image, label, segm)`. The objects are gluonzoo.vision.data.COCOInstance's (GluonCV's filter); the
+    file's categories must be the class's CLASSES. Only images with objects are samples (skip_empty=True)."""
+    CLASSES = COCO
+
+    def __init__(self, root=None, splits=('instances_val2017',), transform=None, min_object_area=1,
+                 skip_empty=True):
+        if not skip_empty:
+            raise BadInputError('COCOInstance(skip_empty=False) is not provided: an image without objects has no '
+                                'instances to learn (GluonCV gives it label None)')
+        root = _root(root, 'coco')
+        splits = [splits] if isinstance(splits, str) else list(splits)
+        self._readers = [_keypoints.COCOInstance(os.path.join(root, split.split('_')[-1]),
+                                                 os.path.join(root, 'annotations', f'{split}.json'), min_object_area)
+                         for split in splits]
+        for reader in self._readers:
+            if list(reader.classes) != list(self.classes):
+                raise BadInputError(f'{reader.ann_file}: its categories {list(reader.classes)[:5]}... are not '
+                                    f'{type(self).__name__}.CLASSES; subclass it with CLASSES = those names')
+        self._reader = _Concat(self._readers)
+        self._transform = transform
+        first = self._readers[0]
+        self.contiguous_id_to_json = first.contiguous_id_to_json
+        self.json_id_to_contiguous = {v: k for k, v in self.contiguous_id_to_json.items()}
+
+    @property
+    def classes(self):
+        return type(self).CLASSES
+
+    @property
+    def coco(self):
+        """The pycocotools COCO object of the one split (GluonCV's: an error with several)."""
+        if len(self._readers) != 1:
+            raise ValueError(f'coco: this dataset holds {len(self._readers)} splits; make one a split')
+        return self._readers[0].coco
+
+    def get_im_aspect_ratio(self):
+        return [e['width'] / e['height'] for r in self._readers for e in r.coco.loadImgs(r.image_ids)]
+
+    def __getitem__(self, idx):
+        reader, i = self._reader.locate(idx)
+        objects = reader.objects[i]
+        img = mx.nd.array(read_image(reader.items[i]), dtype='uint8')
+        label = np.array([[*box, cls] for box, cls, _ in objects], np.float32)
+        segm = []
+        for ann in reader.coco.loadAnns([o[2] for o in objects]):
+            if not isinstance(ann['segmentation'], list):
+                raise BadInputError(f'{reader.ann_file}: annotation {ann["id"]} is an RLE mask; COCOInstance reads '
+                                    'polygons (GluonCV\'s too): use gluonzoo.vision.data.COCOInstance for RLE')
+            segm.append([np.asarray(p, np.float32).reshape(-1, 2) for p in ann['segmentation'] if len(p) >= 6])
+        return self._transform(img, label, segm) if self._transform else (img, label, segm)
+
+
 class _Concat:
     """The samples of several readers, one after another."""
 
@@ -111,11 +170,16 @@ class _Concat:
     def __len__(self):
         return int(self._starts[-1])
 
-    def sample(self, idx):
+    def locate(self, idx):
+        """(the reader, its index) of sample `idx`."""
         if not 0 <= idx < len(self):
             raise IndexError(f'index {idx} is out of range for {len(self)} samples')
         part = int(np.searchsorted(self._starts, idx, side='right')) - 1
-        return self._readers[part].sample(idx - int(self._starts[part]))
+        return self._readers[part], idx - int(self._starts[part])
+
+    def sample(self, idx):
+        reader, i = self.locate(idx)
+        return reader.sample(i)
 
 
 class LstDetection(_Samples):

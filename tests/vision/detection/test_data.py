@@ -110,8 +110,12 @@ def write_coco(folder, rng):
         images.append({'id': image_id, 'file_name': name, 'width': 80, 'height': 60,
                        'coco_url': f'http://images.cocodataset.org/val2017/{name}'})
         for box, cat, crowd in objs:
+            x, y, w, h = box  # a box-shaped polygon, and a short one (under 3 points) that COCOInstance drops
+            polygons = [[x, y, x + w, y, x + w, y + h, x, y + h], [x, y, x + 1, y + 1]]
+            segmentation = {'size': [60, 80], 'counts': [4800]} if crowd else polygons
             annotations.append({'id': len(annotations) + 1, 'image_id': image_id, 'category_id': cat, 'bbox': box,
-                                'area': box[2] * box[3] * (0 if box[2] < 1 else 1), 'iscrowd': crowd})
+                                'area': box[2] * box[3] * (0 if box[2] < 1 else 1), 'iscrowd': crowd,
+                                'segmentation': segmentation})
     cats = [{'id': i, 'name': n, 'supercategory': 'x'} for i, n in zip(COCO_IDS, COCO)]
     with open(folder / 'annotations' / 'instances_val2017.json', 'w') as f:
         json.dump({'images': images, 'annotations': annotations, 'categories': cats}, f)
