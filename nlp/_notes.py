@@ -5,7 +5,7 @@ read by scripts/docs/migration.py; fnmatch patterns over GluonNLP's dotted names
 TARGET = 0.95
 #: the share measured when these notes were last written: tests/compat/test_api_tables.py fails below it (a name
 #: gone missing) and when the page runs more than 2 points above it (raise it)
-FLOOR = 0.790
+FLOOR = 0.917
 
 #: {GluonNLP name: why ours differs} for names that are provided
 DIFFERS = {
@@ -34,6 +34,16 @@ DIFFERS = {
     'gluonnlp.data.convert_squad_examples': 'a training record with an answer but no answer offset is a BadInputError '
                                             '(GluonNLP: TypeError); an evaluation record without one gets offset -1',
 }
+
+# the hosted GLUE / SuperGLUE / Baidu ERNIE sets (text/data/glue.py, super_glue.py) share their differences
+_SEGMENT = 'a wrong segment is a BadInputError listing the valid ones (GluonNLP: {})'
+DIFFERS.update({f'gluonnlp.data.Glue{n}': _SEGMENT.format('KeyError or AssertionError') + '; files are extracted '
+                'and MRPC written through temp names, so nothing partial is left'
+                for n in ('CoLA', 'SST2', 'STSB', 'QQP', 'RTE', 'MNLI', 'QNLI', 'WNLI', 'MRPC')})
+DIFFERS.update({f'gluonnlp.data.SuperGlue{n}': _SEGMENT.format('KeyError')
+                for n in ('RTE', 'CB', 'WSC', 'WiC', 'COPA', 'MultiRC', 'BoolQ', 'ReCoRD', 'AXb', 'AXg')})
+DIFFERS.update({f'gluonnlp.data.BaiduErnie{n}': _SEGMENT.format('UnboundLocalError') + '; fetched again when a '
+                'needed .tsv is missing (Baidu publishes no sha1 to check)' for n in ('XNLI', 'LCQMC', 'ChnSentiCorp')})
 
 # the model classes: their calls and outputs are GluonNLP's (the parity tests load GluonNLP's files into them); where
 # the constructor is not GluonNLP's, the note says how (build them through get_model or the builder functions)
