@@ -2,11 +2,11 @@
 gluonzoo's readers), transforms and batchify."""
 from gluonzoo import aliases
 from gluonzoo.vision.data.ndarray import (COCODetection, COCOInstance, ImageNet, ImageNet1kAttr,  # noqa: F401
-                                         LstDetection, RecordFileDetection, VOCDetection)
+                                         LstDetection, MixupDetection, RecordFileDetection, VOCDetection)
 from gluonzoo.vision.data.gluoncv_segmentation import (ADE20KSegmentation, SegmentationDataset,  # noqa: F401
                                                        VOCSegmentation, get_segmentation_dataset, ms_batchify_fn)
 
 __all__ = ['ADE20KSegmentation', 'COCODetection', 'COCOInstance', 'ImageNet', 'ImageNet1kAttr', 'LstDetection',
-           'RecordFileDetection', 'SegmentationDataset', 'VOCDetection', 'VOCSegmentation', 'get_segmentation_dataset',
-           'ms_batchify_fn']
+           'MixupDetection', 'RecordFileDetection', 'SegmentationDataset', 'VOCDetection', 'VOCSegmentation',
+           'get_segmentation_dataset', 'ms_batchify_fn']
 __getattr__ = aliases.children(__name__)

@@ -19,8 +19,8 @@ from . import detection as _ours
 from . import keypoints as _keypoints
 from .folder import ImageNet as _ImageNet
 
-__all__ = ['COCODetection', 'COCOInstance', 'ImageNet', 'ImageNet1kAttr', 'LstDetection', 'RecordFileDetection',
-           'VOCDetection']
+__all__ = ['COCODetection', 'COCOInstance', 'ImageNet', 'ImageNet1kAttr', 'LstDetection', 'MixupDetection',
+           'RecordFileDetection', 'VOCDetection']
 
 
 def _root(path, default):
@@ -158,6 +158,40 @@ class COCOInstance(_Samples):
                                     'polygons (GluonCV\'s too): use gluonzoo.vision.data.COCOInstance for RLE')
             segm.append([np.asarray(p, np.float32).reshape(-1, 2) for p in ann['segmentation'] if len(p) >= 6])
         return self._transform(img, label, segm) if self._transform else (img, label, segm)
+
+
+class MixupDetection(Dataset):
+    """GluonCV's MixupDetection (Zhang et al., arXiv:1902.04103): each (image, label) of `dataset` blended with
+    another sample, drawn by np.random among the others, at weight lambd = clip(mixup(*args), 0, 1) for the first and
+    1 - lambd for the second, on a canvas as large as both (uint8, truncated); the labels of both, each row with its
+    weight as a last column. mixup None (or lambd 1): the sample itself, weights 1."""
+
+    def __init__(self, dataset, mixup=None, *args):
+        self._dataset = dataset
+        self.set_mixup(mixup, *args)
+
+    def set_mixup(self, mixup=None, *args):
+        """A new weight sampler (e.g. np.random.beta, 1.5, 1.5), or None to stop mixing."""
+        self._mixup, self._mixup_args = mixup, args
+
+    def __len__(self):
+        return len(self._dataset)
+
+    def __getitem__(self, idx):
+        img1, label1 = self._dataset[idx]
+        lambd = 1 if self._mixup is None else max(0, min(1, self._mixup(*self._mixup_args)))
+        if lambd >= 1:
+            return img1, np.hstack((label1, np.ones((label1.shape[0], 1))))
+        if len(self) < 2:
+            raise BadInputError('MixupDetection needs at least two samples to mix')
+        img2, label2 = self._dataset[int(np.random.choice([i for i in range(len(self)) if i != idx]))]
+        a, b = (x.asnumpy() if isinstance(x, mx.nd.NDArray) else np.asarray(x) for x in (img1, img2))
+        canvas = np.zeros((max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1]), 3), np.float32)
+        canvas[:a.shape[0], :a.shape[1]] = a.astype(np.float32) * np.float32(lambd)
+        canvas[:b.shape[0], :b.shape[1]] += b.astype(np.float32) * np.float32(1. - lambd)
+        label = np.vstack((np.hstack((label1, np.full((label1.shape[0], 1), lambd))),
+                           np.hstack((label2, np.full((label2.shape[0], 1), 1. - lambd)))))
+        return mx.nd.array(canvas.astype(np.uint8), dtype='uint8'), label
 
 
 class _Concat:
