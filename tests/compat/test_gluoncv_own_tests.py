@@ -18,11 +18,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SHIM = os.path.join(ROOT, 'tests', 'compat', 'shim')
 PEER_TESTS = os.path.join(os.path.dirname(os.path.dirname(PYTHON)), 'lib', 'python3.11', 'site-packages', 'tests')
 
-#: GluonCV's unit test files that run offline on CPU: whole (test_utils_metric.py's one test downloads pikachu and
-#: a GluonCV checkpoint: make test-peers runs it, skipped by name)
-#: (test_data_transforms.py and test_data_datasets.py import GluonCV's tiny COCO/VOC dataset subclasses, which need
-#: data.COCODetection: not provided yet)
-UNITTESTS = ['test_utils_viz.py', 'test_utils_bbox.py', 'test_nn.py', 'test_lr_scheduler.py']
+#: GluonCV's unit test files that run offline on CPU: whole, but for the shim's SKIPS (its tiny datasets and photos
+#: are downloads; test_utils_metric.py's one test downloads pikachu and a GluonCV checkpoint: make test-peers runs it)
+UNITTESTS = ['test_utils_viz.py', 'test_utils_bbox.py', 'test_nn.py', 'test_lr_scheduler.py', 'test_data_transforms.py',
+             'test_data_datasets.py']
 #: test_model_zoo.py's functions the suite runs (the cheap ones, one of each task); `make test-peers` runs all
 MODEL_ZOO_SAMPLE = ['test_classification_models', 'test_set_nms', 'test_quantized_ssd_models', 'test_ssd_models',
                     'test_center_net_models']

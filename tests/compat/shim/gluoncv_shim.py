@@ -22,6 +22,12 @@ PEER, OURS = 'gluoncv', 'gluonzoo.cv'
 SKIPS = {
     'test_utils_metric.py::test_voc07_metric_difficult': 'downloads the pikachu dataset from S3 and builds '
                                                          "yolo3_darknet53_custom with transfer='voc' (a GluonCV checkpoint)",
+    'test_data_transforms.py::test_transforms_presets_*': "reads GluonCV's tiny_motorbike / tiny_coco datasets, which "
+                                                          'its CI downloads into ~/.mxnet/datasets',
+    'test_data_datasets.py::test_pascal_voc_detection': "reads GluonCV's tiny_motorbike dataset (its CI downloads it)",
+    'test_data_datasets.py::test_coco_*': "reads GluonCV's tiny_coco dataset (its CI downloads it)",
+    'test_data_datasets.py::test_lst_detection': 'downloads dog.jpg from GitHub (test_gluoncv_tutorials.py runs the '
+                                                 'same .lst calls on a local photo)',
 }
 
 
