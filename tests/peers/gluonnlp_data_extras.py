@@ -118,3 +118,7 @@ def main(out, jobs):
 
 if __name__ == '__main__':
     main(sys.argv[1], json.loads(sys.argv[2]))
+    sys.stdout.flush()
+    # GluonNLP's loaders leave worker pools to the interpreter's exit, whose teardown can hang
+    # (bugs.python.org/issue34172; the peer run once timed out under make test's load): the results are written
+    os._exit(0)
