@@ -193,14 +193,23 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 @pytest.fixture
 def http_server():
     """A real HTTP server on 127.0.0.1 serving `server.files`; stopped after the test."""
+    with serving() as srv:
+        yield srv
+
+
+@contextlib.contextmanager
+def serving():
+    """A real HTTP server on 127.0.0.1 serving `server.files` for the block (module-scoped fixtures use it)."""
     srv = _Server()
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
-    yield srv
-    srv.release.set()
-    srv.shutdown()
-    srv.server_close()
-    thread.join(5)
+    try:
+        yield srv
+    finally:
+        srv.release.set()
+        srv.shutdown()
+        srv.server_close()
+        thread.join(5)
 
 
 @contextlib.contextmanager

@@ -11,6 +11,7 @@ import pytest
 
 import gluonzoo.nlp as nlp
 from tests.peers import run_peer
+from tests.peers.calls_json import lists
 
 WORDS = 'the cat sat on the mat and the dog ran to the cat'.split()
 TEXTS = ['Héllo, World! It\'s 3.5 o\'clock.', 'unaffable 中文 tokens\tand\u00a0spaces', 'The cat sat.',
@@ -47,16 +48,6 @@ def job(tmp_path_factory):
 @pytest.fixture(scope='module')
 def ref(job, tmp_path_factory):
     return json.loads(run_peer('gluonnlp_data_api.py', tmp_path_factory.mktemp('nlp_data_peer'), job))['data']
-
-
-def lists(x):
-    if isinstance(x, mx.nd.NDArray):
-        x = x.asnumpy()
-    if isinstance(x, np.ndarray):
-        return {'dtype': str(x.dtype), 'value': x.tolist()}
-    if isinstance(x, (list, tuple)):
-        return [lists(i) for i in x]
-    return x
 
 
 def test_sequences_and_datasets_match_gluonnlp(job, ref):

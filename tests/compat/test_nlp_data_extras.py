@@ -3,7 +3,6 @@ EmbeddingCenterContextBatchify and fast_bert_tokenizer against GluonNLP 0.10's (
 same files and inputs: batches with and without worker processes, alias tables and seeded draws, center/context
 batches under the same random.seed, tokens of tricky strings and the character predicates; bad inputs."""
 import json
-import os
 import random
 import subprocess
 
@@ -14,6 +13,7 @@ import pytest
 import gluonzoo.nlp as nlp
 from gluonzoo.errors import BadInputError
 from tests.peers import run_peer
+from tests.peers.calls_json import dataset_fn, lists
 
 TEXTS = ['Héllo, World! It\'s 3.5 o\'clock.', 'a\ue000b c\U000f0000d x\u0378y', 'tab\tnl\nnbsp\u00a0zl\u2028end',
          'ctl\x00\x07\x0b\x0c\x1c\x85\ufffd\u200bz', '中文字\u3400\U00020000 ひらがな 한국어', 'İstanbul ǅemal ß ﬁ Ⅻ',
@@ -50,16 +50,6 @@ EMBEDDING_CASES = [dict(corpus='ints', seed=0, kwargs={'batch_size': 4}),
                                                        'weight_dtype': 'float64', 'index_dtype': 'int32'})]
 
 
-def lists(x):
-    if isinstance(x, mx.nd.NDArray):
-        x = x.asnumpy()
-    if isinstance(x, np.ndarray):
-        return {'dtype': str(x.dtype), 'value': x.tolist()}
-    if isinstance(x, (list, tuple)):
-        return [lists(i) for i in x]
-    return x
-
-
 @pytest.fixture(scope='module')
 def job(tmp_path_factory):
     d = tmp_path_factory.mktemp('extras')
@@ -88,13 +78,6 @@ def ref(job, tmp_path_factory):
                 raise
     with open(out / 'extras.json') as f:
         return json.load(f)
-
-
-def dataset_fn(urls):
-    """The rows of the .npy files, each labelled with whether `urls` came as one path (a str)."""
-    paths = [urls] if isinstance(urls, str) else list(urls)
-    x = np.concatenate([np.load(p) for p in paths])
-    return mx.gluon.data.ArrayDataset(x, np.full(len(x), isinstance(urls, str), dtype='int32'))
 
 
 def batch_sampler_fn(dataset, batch_size, num_shards=0):

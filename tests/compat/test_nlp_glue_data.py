@@ -3,22 +3,16 @@ against GluonNLP 0.10's (the peers venv, one run): small zips / tgz in GluonNLP'
 (MXNET_GLUON_REPO for GLUE and SuperGLUE, patched URLs for MRPC's SentEval files, its dev ids and ERNIE's
 archive), both sides' sha1 tables patched to them, and the samples, the files left in root, the requested URLs,
 GluonNLP's real tables and signatures compared; then bad inputs: a wrong segment, a sha1 mismatch."""
-import hashlib
-import inspect
-import io
 import json
 import os
-import tarfile
-import threading
-import zipfile
 
 import pytest
 
 from gluonzoo.errors import BadInputError, ChecksumError
 from gluonzoo.text.data import classification, glue, hosted, super_glue
 from gluonzoo.text.data.datasets import list_datasets
-from tests.conftest import _Server
-from tests.peers import run_peer
+from tests.conftest import serving
+from tests.peers.hosted_cases import peer_reference, sample, sha1, signature, tarred, tree, tsv, zipped
 
 GLUE = ['GlueCoLA', 'GlueSST2', 'GlueSTSB', 'GlueQQP', 'GlueRTE', 'GlueMNLI', 'GlueQNLI', 'GlueWNLI']
 SUPER = ['SuperGlueRTE', 'SuperGlueCB', 'SuperGlueWSC', 'SuperGlueWiC', 'SuperGlueCOPA', 'SuperGlueMultiRC',
@@ -28,33 +22,6 @@ ERNIE = ['BaiduErnieXNLI', 'BaiduErnieLCQMC', 'BaiduErnieChnSentiCorp']
 
 def cls_of(name):
     return getattr(super_glue if name.startswith('SuperGlue') else glue, name)
-
-
-def sha1(data):
-    return hashlib.sha1(data).hexdigest()
-
-
-def zipped(members):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, 'w') as zf:
-        for name, text in members.items():
-            zf.writestr(name, text.encode('utf-8'))
-    return buf.getvalue()
-
-
-def tarred(members):
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode='w:gz') as tf:
-        for name, text in members.items():
-            data = text.encode('utf-8')
-            info = tarfile.TarInfo(name)
-            info.size, info.mtime = len(data), 1600000000
-            tf.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
-
-
-def tsv(rows):
-    return ''.join('\t'.join(r) + '\n' for r in rows)
 
 
 def glue_tsv(name, seg):
@@ -155,21 +122,12 @@ def cases(lcqmc):
     return out
 
 
-def sample(x):
-    return list(x) if isinstance(x, tuple) else x
-
-
 def read(name, kwargs, root):
     cls = cls_of(name)
     ds = cls(**kwargs) if name == 'BaiduErnieLCQMC' else cls(root=root, **kwargs)
     out = {'len': len(ds), 'type': type(ds[0]).__name__ if len(ds) else None,
            'samples': [sample(ds[i]) for i in range(len(ds))]}
     return json.loads(json.dumps(out))
-
-
-def tree(root):
-    return sorted(os.path.relpath(os.path.join(d, f), root).replace(os.sep, '/')
-                  for d, _, fs in os.walk(root) for f in fs)
 
 
 def patch(mp, job):
@@ -184,30 +142,18 @@ def patch(mp, job):
 
 @pytest.fixture(scope='module')
 def served(tmp_path_factory):
-    srv = _Server()
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    lcqmc = str(tmp_path_factory.mktemp('lcqmc') / 'lcqmc_dev.tsv')
-    files, job = build(srv.base, lcqmc)
-    srv.files.update(files)
-    yield srv, job, cases(lcqmc)
-    srv.release.set()
-    srv.shutdown()
-    srv.server_close()
-    thread.join(5)
+    with serving() as srv:
+        lcqmc = str(tmp_path_factory.mktemp('lcqmc') / 'lcqmc_dev.tsv')
+        files, job = build(srv.base, lcqmc)
+        srv.files.update(files)
+        yield srv, job, cases(lcqmc)
 
 
 @pytest.fixture(scope='module')
 def ref(served, tmp_path_factory):
     srv, job, cs = served
-    out = tmp_path_factory.mktemp('glue_peer')
-    run_peer('gluonnlp_glue_data.py', out, [{**job, 'cases': cs, 'root': str(out / 'roots')}], timeout=120)
-    with open(out / 'glue.json') as f:
-        ref = json.load(f)
-    ref['roots'] = out / 'roots'
-    ref['hits'] = list(srv.hits)
-    srv.hits.clear()
-    return ref
+    return peer_reference('gluonnlp_glue_data.py', tmp_path_factory.mktemp('glue_peer'), {**job, 'cases': cs},
+                          'glue.json', srv)
 
 
 @pytest.fixture(scope='module')
@@ -252,16 +198,6 @@ def test_the_same_files_are_fetched_and_left_in_root(ours, ref, served):
             assert tree(ours['roots'] / cid) == tree(ref['roots'] / cid), cid
 
 
-def _signature(cls):
-    sig = []
-    for p in inspect.signature(cls).parameters.values():
-        d = p.default
-        if p.name == 'root':
-            d = os.path.relpath(os.path.expanduser(d), hosted.home_dir()) if d.startswith(os.sep) else d
-        sig.append([p.name, d if d is not inspect.Parameter.empty else '<required>', str(p.kind)])
-    return json.loads(json.dumps(sig))
-
-
 def test_gluonnlps_tables_urls_signatures_and_registry(ref):
     facts = ref['facts']
     for name in GLUE + SUPER + ['GlueMRPC'] + ERNIE:
@@ -269,7 +205,7 @@ def test_gluonnlps_tables_urls_signatures_and_registry(ref):
         if name not in ERNIE:
             assert json.loads(json.dumps(cls._data_file)) == facts[name]['tables']['data_file'], name
             assert cls.__new__(cls)._repo_dir() == facts[name]['tables']['repo'], name
-        assert _signature(cls) == facts[name]['signature'], name
+        assert signature(cls, hosted.home_dir()) == facts[name]['signature'], name
         assert (name.lower() in list_datasets()) == facts[name]['registered'], name
     assert glue._baidu_ernie_data_url == facts['ernie_url']
     assert list(glue.GlueMRPC._dev_ids) == facts['mrpc_dev_ids']

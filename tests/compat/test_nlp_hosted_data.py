@@ -3,14 +3,7 @@ text/data/hosted.py) against GluonNLP 0.10's (the peers venv, one run): small ar
 served on 127.0.0.1 (MXNET_GLUON_REPO for the mirrored ones, `_url` for the others), both sides' sha1 tables
 patched to them, and the samples, the files left in root, the requested URLs, GluonNLP's real tables and
 signatures compared; then bad inputs: a wrong segment, a sha1 mismatch (nothing partial left), offline."""
-import hashlib
-import inspect
-import io
 import json
-import os
-import tarfile
-import threading
-import zipfile
 
 import pytest
 
@@ -20,8 +13,8 @@ from gluonzoo.text.data import hosted_corpora as corpora
 from gluonzoo.text.data import word_embedding_evaluation_data as wee
 from gluonzoo.text.data.datasets import list_datasets
 from gluonzoo.text.vocab import Counter, Vocab
-from tests.conftest import _Server
-from tests.peers import run_peer
+from tests.conftest import serving
+from tests.peers.hosted_cases import peer_reference, sample, sha1, signature, tarred, tree, tsv, zipped
 
 CORPORA = ['WikiText2', 'WikiText103', 'WikiText2Raw', 'WikiText103Raw', 'Text8', 'Fil9', 'Enwik8', 'GBWStream']
 EVAL = ['WordSim353', 'MEN', 'RadinskyMTurk', 'RareWords', 'SimLex999', 'SimVerb3500', 'SemEval17Task2',
@@ -45,33 +38,6 @@ GBW = {'training-monolingual.tokenized.shuffled/news.en-00001-of-00100': 'The ca
        'heldout-monolingual.tokenized.shuffled/news.en.heldout-00000-of-00050': 'It rained .\nThey left .\n'}
 SIM_PAIRS = [('tiger', 'cat', '7.35'), ('book', 'paper', '7.46'), ('computer', 'keyboard', '7.62'),
              ('plane', 'car', '5.77'), ('drink', 'eat', '6.87')]
-
-
-def sha1(data):
-    return hashlib.sha1(data).hexdigest()
-
-
-def zipped(members):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, 'w') as zf:
-        for name, text in members.items():
-            zf.writestr(name, text.encode('utf-8') if isinstance(text, str) else text)
-    return buf.getvalue()
-
-
-def tarred(members):
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode='w:gz') as tf:
-        for name, text in members.items():
-            data = text.encode('utf-8')
-            info = tarfile.TarInfo(name)
-            info.size, info.mtime = len(data), 1600000000
-            tf.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
-
-
-def tsv(rows, sep='\t'):
-    return ''.join(sep.join(r) + '\n' for r in rows)
 
 
 def build(base):
@@ -206,10 +172,6 @@ def cls_of(name):
     return getattr(corpora if name in CORPORA else wee, name)
 
 
-def sample(x):
-    return list(x) if isinstance(x, tuple) else x
-
-
 def read(name, kwargs, root):
     """What the peer script reports of a dataset, from ours."""
     ds = cls_of(name)(root=root, **kwargs)
@@ -225,12 +187,6 @@ def read(name, kwargs, root):
     return json.loads(json.dumps(out))
 
 
-def tree(root):
-    """The files under root, relative, with '/'."""
-    return sorted(os.path.relpath(os.path.join(d, f), root).replace(os.sep, '/')
-                  for d, _, fs in os.walk(root) for f in fs)
-
-
 def patch_tables(mp, tables):
     for name, attrs in tables.items():
         for a, v in attrs.items():
@@ -239,30 +195,17 @@ def patch_tables(mp, tables):
 
 @pytest.fixture(scope='module')
 def served(tmp_path_factory):
-    srv = _Server()
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    files, tables = build(srv.base)
-    srv.files.update(files)
-    yield srv, tables
-    srv.release.set()
-    srv.shutdown()
-    srv.server_close()
-    thread.join(5)
+    with serving() as srv:
+        files, tables = build(srv.base)
+        srv.files.update(files)
+        yield srv, tables
 
 
 @pytest.fixture(scope='module')
 def ref(served, tmp_path_factory):
     srv, tables = served
-    out = tmp_path_factory.mktemp('hosted_peer')
-    run_peer('gluonnlp_hosted_data.py', out, [{'repo': srv.base, 'tables': tables, 'cases': CASES,
-                                               'root': str(out / 'roots')}], timeout=120)
-    with open(out / 'hosted.json') as f:
-        ref = json.load(f)
-    ref['roots'] = out / 'roots'
-    ref['hits'] = list(srv.hits)
-    srv.hits.clear()
-    return ref
+    return peer_reference('gluonnlp_hosted_data.py', tmp_path_factory.mktemp('hosted_peer'),
+                          {'repo': srv.base, 'tables': tables, 'cases': CASES}, 'hosted.json', srv)
 
 
 @pytest.fixture
@@ -309,15 +252,7 @@ def test_gluonnlps_tables_signatures_and_registry(ref):
             got = getattr(cls, attr) if attr != '_namespace' or not name.startswith('WikiText') \
                 else 'gluon/dataset/' + cls._namespace
             assert json.loads(json.dumps(got)) == want, (name, attr)
-        sig = []
-        for p in inspect.signature(cls).parameters.values():
-            d = p.default
-            if p.name == 'root':
-                d = os.path.relpath(os.path.expanduser(d), hosted.home_dir()) if d.startswith(os.sep) else d
-            elif callable(d):
-                d = 'callable'
-            sig.append([p.name, d if d is not inspect.Parameter.empty else '<required>', str(p.kind)])
-        assert json.loads(json.dumps(sig)) == facts['signature'], name
+        assert signature(cls, hosted.home_dir()) == facts['signature'], name
         assert (name.lower() in list_datasets()) == facts['registered'], name
 
 

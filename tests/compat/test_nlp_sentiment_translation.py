@@ -3,13 +3,7 @@ against GluonNLP 0.10's (the peers venv, one run): small archives in GluonNLP's 
 127.0.0.1 (MXNET_GLUON_REPO), both sides' sha1 tables patched to them, and the samples, vocabularies, the files
 left in root, the requested URLs, GluonNLP's real tables and signatures compared; then bad inputs: a wrong
 segment or language pair (one BadInputError line naming the valid ones), a sha1 mismatch (nothing left)."""
-import hashlib
-import inspect
-import io
 import json
-import os
-import threading
-import zipfile
 
 import pytest
 
@@ -19,8 +13,8 @@ from gluonzoo.text.data import sentiment
 from gluonzoo.text.data import translation
 from gluonzoo.text.data.datasets import list_datasets
 from gluonzoo.text.vocab import Counter, Vocab
-from tests.conftest import _Server
-from tests.peers import run_peer
+from tests.conftest import serving
+from tests.peers.hosted_cases import Stop, peer_reference, sha1, signature, tree, zipped
 
 SENTIMENT = ['IMDB', 'MR', 'TREC', 'SUBJ', 'SST_1', 'SST_2', 'CR', 'MPQA']
 TRANSLATION = ['IWSLT2015', 'WMT2014', 'WMT2014BPE', 'WMT2016', 'WMT2016BPE']
@@ -35,18 +29,6 @@ GPT2_MERGES = ['Ġ t', 'h e', 'Ġt he', 'Ġ a', 'i n', 'in g', 'e r', 'Ġ w', 'o
                'a f', 'c a']
 GPT2_TEXTS = ["the world's thing", ' The  other  thing 12345 is café\n\nin  ', 'Hello, wörld! 😀 emoji',
               "It's 12:00; they'll sing\tand we'd go", '', '   ', 'ça fait']
-
-
-def sha1(data):
-    return hashlib.sha1(data).hexdigest()
-
-
-def zipped(members):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, 'w') as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-    return buf.getvalue()
 
 
 def cls_of(name):
@@ -127,11 +109,6 @@ def read(name, kwargs, root):
     return json.loads(json.dumps(out))
 
 
-def tree(root):
-    return sorted(os.path.relpath(os.path.join(d, f), root).replace(os.sep, '/')
-                  for d, _, fs in os.walk(root) for f in fs)
-
-
 def patch_tables(mp, sent, tr):
     for name, table in sent.items():
         mp.setattr(cls_of(name), '_data_file' if name == 'IMDB' else '_files', table)
@@ -152,30 +129,18 @@ def patch_tables(mp, sent, tr):
 
 @pytest.fixture(scope='module')
 def served():
-    srv = _Server()
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    files, sent, tr = build()
-    srv.files.update(files)
-    yield srv, sent, tr
-    srv.release.set()
-    srv.shutdown()
-    srv.server_close()
-    thread.join(5)
+    with serving() as srv:
+        files, sent, tr = build()
+        srv.files.update(files)
+        yield srv, sent, tr
 
 
 @pytest.fixture(scope='module')
 def ref(served, tmp_path_factory):
     srv, sent, tr = served
-    out = tmp_path_factory.mktemp('sent_tr_peer')
-    run_peer('gluonnlp_sentiment_translation.py', out, [{'repo': srv.base, 'sentiment': sent, 'translation': tr,
-                                                         'cases': CASES, 'root': str(out / 'roots')}], timeout=120)
-    with open(out / 'sent_tr.json') as f:
-        ref = json.load(f)
-    ref['roots'] = out / 'roots'
-    ref['hits'] = list(srv.hits)
-    srv.hits.clear()
-    return ref
+    return peer_reference('gluonnlp_sentiment_translation.py', tmp_path_factory.mktemp('sent_tr_peer'),
+                          {'repo': srv.base, 'sentiment': sent, 'translation': tr, 'cases': CASES}, 'sent_tr.json',
+                          srv)
 
 
 @pytest.fixture
@@ -227,13 +192,9 @@ def test_the_same_files_are_fetched_and_left_in_root(ours, ref):
         assert tree(ours['roots'] / cid) == tree(ref['roots'] / cid), cid
 
 
-class _Stop(Exception):
-    pass
-
-
 def test_gluonnlps_tables_signatures_and_registry(ref, monkeypatch, tmp_path):
     def stop(self, _):
-        raise _Stop({'_archive_file': self._archive_file, '_data_file': self._data_file,
+        raise Stop({'_archive_file': self._archive_file, '_data_file': self._data_file,
                      '_supported_segments': self._supported_segments, '_namespace': self._namespace})
     monkeypatch.setattr(translation._TranslationDataset, '_fetch_data_path', stop)
     for name, facts in ref['facts'].items():
@@ -248,17 +209,11 @@ def test_gluonnlps_tables_signatures_and_registry(ref, monkeypatch, tmp_path):
             for key in facts['tables']:
                 src, tgt, full = key.split('-')
                 kw = {'full': full == 'True'} if name.startswith('WMT2014') else {}
-                with pytest.raises(_Stop) as e:
+                with pytest.raises(Stop) as e:
                     cls(src_lang=src, tgt_lang=tgt, root=str(tmp_path), **kw)
                 got[key] = e.value.args[0]
         assert json.loads(json.dumps(got)) == facts['tables'], name
-        sig = []
-        for p in inspect.signature(cls).parameters.values():
-            d = p.default
-            if p.name == 'root':
-                d = os.path.relpath(os.path.expanduser(d), hosted.home_dir()) if d.startswith(os.sep) else d
-            sig.append([p.name, d if d is not inspect.Parameter.empty else '<required>', str(p.kind)])
-        assert json.loads(json.dumps(sig)) == facts['signature'], name
+        assert signature(cls, hosted.home_dir()) == facts['signature'], name
         assert (name.lower() in list_datasets()) == facts['registered'], name
 
 

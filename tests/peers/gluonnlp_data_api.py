@@ -8,15 +8,7 @@ import numpy as np
 
 import gluonnlp as nlp
 
-
-def lists(x):
-    if isinstance(x, mx.nd.NDArray):
-        x = x.asnumpy()
-    if isinstance(x, np.ndarray):
-        return {'dtype': str(x.dtype), 'value': x.tolist()}
-    if isinstance(x, (list, tuple)):
-        return [lists(i) for i in x]
-    return x
+from calls_json import lists
 
 
 def vocab_part(j):

@@ -12,22 +12,7 @@ import gluonnlp as nlp
 from gluonnlp.data import fast_bert_tokenizer as fbt
 from gluonnlp.data.batchify import EmbeddingCenterContextBatchify
 
-
-def lists(x):
-    if isinstance(x, mx.nd.NDArray):
-        x = x.asnumpy()
-    if isinstance(x, np.ndarray):
-        return {'dtype': str(x.dtype), 'value': x.tolist()}
-    if isinstance(x, (list, tuple)):
-        return [lists(i) for i in x]
-    return x
-
-
-def dataset_fn(urls):
-    """The rows of the .npy files, each labelled with whether `urls` came as one path (a str)."""
-    paths = [urls] if isinstance(urls, str) else list(urls)
-    x = np.concatenate([np.load(p) for p in paths])
-    return mx.gluon.data.ArrayDataset(x, np.full(len(x), isinstance(urls, str), dtype='int32'))
+from calls_json import dataset_fn, lists
 
 
 def batch_sampler_fn(dataset, batch_size, num_shards=0):

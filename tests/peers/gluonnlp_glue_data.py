@@ -13,6 +13,8 @@ import sys
 import gluonnlp as nlp
 from gluonnlp.data import baidu_ernie_data, glue, super_glue
 
+from hosted_cases import Stop, sample, signature
+
 GLUE = ['GlueCoLA', 'GlueSST2', 'GlueSTSB', 'GlueQQP', 'GlueRTE', 'GlueMNLI', 'GlueQNLI', 'GlueWNLI']
 SUPER = ['SuperGlueRTE', 'SuperGlueCB', 'SuperGlueWSC', 'SuperGlueWiC', 'SuperGlueCOPA', 'SuperGlueMultiRC',
          'SuperGlueBoolQ', 'SuperGlueReCoRD', 'SuperGlueAXb', 'SuperGlueAXg']
@@ -21,31 +23,17 @@ DEV_ID_URL = ('https://firebasestorage.googleapis.com/v0/b/mtl-sentence-represen
               'data%2Fmrpc_dev_ids.tsv?alt=media&token=ec5c0836-31d5-48f4-b431-7480817f1adc')
 
 
-class _Stop(Exception):
-    pass
-
-
-def _signature(cls, home):
-    sig = []
-    for p in inspect.signature(cls).parameters.values():
-        d = p.default
-        if p.name == 'root':
-            d = os.path.relpath(os.path.expanduser(d), home) if d.startswith(os.sep) else d
-        sig.append([p.name, d if d is not inspect.Parameter.empty else '<required>', str(p.kind)])
-    return sig
-
-
 def facts(home):
     """Each class's table (from an instance stopped before it downloads), repo dir, signature, registration."""
     def glue_stop(self, root, data_file, **kwargs):
-        raise _Stop({'data_file': self._data_file, 'repo': self._repo_dir()})
+        raise Stop({'data_file': self._data_file, 'repo': self._repo_dir()})
 
     def super_stop(self, root, data_file):
         table = getattr(self, '_data_file', None) or {data_file[0]: data_file}
-        raise _Stop({'data_file': table, 'repo': self._repo_dir()})
+        raise Stop({'data_file': table, 'repo': self._repo_dir()})
 
     def mrpc_stop(self, segment):
-        raise _Stop({'data_file': self._data_file, 'repo': self._repo_dir()})
+        raise Stop({'data_file': self._data_file, 'repo': self._repo_dir()})
     saved = glue._GlueDataset.__init__, super_glue._SuperGlueDataset.__init__, glue.GlueMRPC._generate
     glue._GlueDataset.__init__, super_glue._SuperGlueDataset.__init__, glue.GlueMRPC._generate = \
         glue_stop, super_stop, mrpc_stop
@@ -57,9 +45,9 @@ def facts(home):
             if name not in ERNIE:
                 try:
                     cls(root=os.path.join(home, 'unused'))
-                except _Stop as e:
+                except Stop as e:
                     tables = e.args[0]
-            out[name] = {'tables': tables, 'signature': _signature(cls, home),
+            out[name] = {'tables': tables, 'signature': signature(cls, home),
                          'registered': name.lower() in nlp.data.list_datasets()}
     finally:
         glue._GlueDataset.__init__, super_glue._SuperGlueDataset.__init__, glue.GlueMRPC._generate = saved
@@ -123,10 +111,6 @@ def patch(job):
     glue.GlueMRPC._generate, glue.download = mrpc_generate, mrpc_download
     glue.GlueMRPC._repo_dir = lambda self: mrpc['raw_url']
     baidu_ernie_data._baidu_ernie_data_url = job['ernie_url']
-
-
-def sample(x):
-    return list(x) if isinstance(x, tuple) else x
 
 
 def read(name, kwargs, root):

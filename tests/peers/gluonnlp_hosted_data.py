@@ -2,7 +2,6 @@
 test's server on 127.0.0.1; write OUT/hosted.json. One job: {repo, tables, cases, root}: tables
 {class: {attr: value}} replace GluonNLP's sha1 tables and URLs (the WikiText ones are set per instance), each case
 [id, class, kwargs] is read into root/<id>/. Also reported: GluonNLP's own tables and signatures (before patching)."""
-import inspect
 import json
 import os
 import sys
@@ -10,15 +9,13 @@ import sys
 import gluonnlp as nlp
 from gluonnlp.data.corpora import wikitext
 
+from hosted_cases import Stop, sample, signature
+
 CORPORA = ['WikiText2', 'WikiText103', 'WikiText2Raw', 'WikiText103Raw', 'Text8', 'Fil9', 'Enwik8', 'GBWStream']
 EVAL = ['WordSim353', 'MEN', 'RadinskyMTurk', 'RareWords', 'SimLex999', 'SimVerb3500', 'SemEval17Task2',
         'BakerVerb143', 'YangPowersVerb130', 'GoogleAnalogyTestSet', 'BiggerAnalogyTestSet']
 ATTRS = ('_url', '_namespace', '_archive_file', '_checksums', '_data_file', '_segment_file', 'archive_file',
          'data_file', '_archive_data', '_archive_vocab', '_vocab_file', 'min', 'max', '_words1', '_words2')
-
-
-class _Stop(Exception):
-    pass
 
 
 def facts(home):
@@ -28,7 +25,7 @@ def facts(home):
     orig = wikitext._WikiText._get_data
 
     def record(self):
-        raise _Stop({a: getattr(self, a) for a in ('_archive_file', '_data_file', '_namespace')})
+        raise Stop({a: getattr(self, a) for a in ('_archive_file', '_data_file', '_namespace')})
     wikitext._WikiText._get_data = record
     try:
         for name in CORPORA + EVAL:
@@ -37,24 +34,13 @@ def facts(home):
             if name.startswith('WikiText'):
                 try:
                     cls(root=os.path.join(home, 'unused'))
-                except _Stop as e:
+                except Stop as e:
                     tables.update(e.args[0])
-            sig = []
-            for p in inspect.signature(cls).parameters.values():
-                d = p.default
-                if p.name == 'root':
-                    d = os.path.relpath(os.path.expanduser(d), home) if d.startswith(os.sep) else d
-                elif callable(d):
-                    d = 'callable'
-                sig.append([p.name, d if d is not inspect.Parameter.empty else '<required>', str(p.kind)])
-            out[name] = {'tables': tables, 'signature': sig, 'registered': name.lower() in nlp.data.list_datasets()}
+            out[name] = {'tables': tables, 'signature': signature(cls, home),
+                         'registered': name.lower() in nlp.data.list_datasets()}
     finally:
         wikitext._WikiText._get_data = orig
     return out
-
-
-def sample(x):
-    return list(x) if isinstance(x, tuple) else x
 
 
 def read(name, kwargs, root):

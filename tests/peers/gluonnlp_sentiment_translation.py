@@ -3,7 +3,6 @@ write OUT/sent_tr.json. One job {repo, sentiment, translation, cases, root}: `se
 shape} replaces each class's table; `translation` {class: {'archive': [zip, sha1], 'sha1': {file: sha1}}} replaces
 the archive and each file's sha1 of an instance's tables; each case [id, class, kwargs] is read into root/<id>/.
 Also reported (before patching): GluonNLP's own tables, per argument combination, and signatures."""
-import inspect
 import json
 import os
 import sys
@@ -11,23 +10,11 @@ import sys
 import gluonnlp as nlp
 from gluonnlp.data import sentiment, translation
 
+from hosted_cases import Stop, signature
+
 SENTIMENT = ['IMDB', 'MR', 'TREC', 'SUBJ', 'SST_1', 'SST_2', 'CR', 'MPQA']
 TRANSLATION = ['IWSLT2015', 'WMT2014', 'WMT2014BPE', 'WMT2016', 'WMT2016BPE']
 VOCAB = ('IWSLT2015', 'WMT2014BPE', 'WMT2016BPE')
-
-
-class _Stop(Exception):
-    pass
-
-
-def signature(cls, home):
-    sig = []
-    for p in inspect.signature(cls).parameters.values():
-        d = p.default
-        if p.name == 'root':
-            d = os.path.relpath(os.path.expanduser(d), home) if d.startswith(os.sep) else d
-        sig.append([p.name, d if d is not inspect.Parameter.empty else '<required>', str(p.kind)])
-    return sig
 
 
 def facts(home):
@@ -35,10 +22,10 @@ def facts(home):
     orig_imdb, orig_fetch = sentiment.IMDB._get_data, translation._TranslationDataset._fetch_data_path
 
     def stop_imdb(self):
-        raise _Stop(self._data_file)
+        raise Stop(self._data_file)
 
     def stop_fetch(self, _):
-        raise _Stop({'_archive_file': self._archive_file, '_data_file': self._data_file,
+        raise Stop({'_archive_file': self._archive_file, '_data_file': self._data_file,
                      '_supported_segments': self._supported_segments, '_namespace': self._namespace})
     sentiment.IMDB._get_data, translation._TranslationDataset._fetch_data_path = stop_imdb, stop_fetch
     try:
@@ -48,7 +35,7 @@ def facts(home):
             if name == 'IMDB':
                 try:
                     cls(root=os.path.join(home, 'unused'))
-                except _Stop as e:
+                except Stop as e:
                     f['tables'] = e.args[0]
             elif name in SENTIMENT:
                 f['tables'] = cls._data_file(None)
@@ -60,7 +47,7 @@ def facts(home):
                         kw = {'full': full} if name.startswith('WMT2014') else {}
                         try:
                             cls(src_lang=src, tgt_lang=tgt, root=os.path.join(home, 'unused'), **kw)
-                        except _Stop as e:
+                        except Stop as e:
                             f['tables'][f'{src}-{tgt}-{full}'] = e.args[0]
             out[name] = f
     finally:
