@@ -82,7 +82,8 @@ def _local(path, what):
     return os.path.expanduser(path)
 
 
-def _save_atomically(save, filename, what):
+def save_atomically(save, filename, what):
+    """`save(tmp)` to a temporary file beside `filename`, renamed into place; removed if save fails."""
     filename = _local(filename, what)
     folder = os.path.dirname(os.path.abspath(filename))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix='.' + os.path.basename(filename) + '.')
@@ -97,7 +98,7 @@ def _save_atomically(save, filename, what):
 
 def save_parameters(model, filename):
     """`model.save_parameters(filename)`, written under a temporary name first."""
-    _save_atomically(model.save_parameters, filename, 'save_parameters')
+    save_atomically(model.save_parameters, filename, 'save_parameters')
 
 
 def load_parameters(model, filename, ctx=None, allow_missing=False, ignore_extra=False, cast_dtype=None):
@@ -109,7 +110,7 @@ def load_parameters(model, filename, ctx=None, allow_missing=False, ignore_extra
 
 def save_states(trainer, fname):
     """`trainer.save_states(fname)` (the optimizer's state), written under a temporary name first."""
-    _save_atomically(trainer.save_states, fname, 'save_states')
+    save_atomically(trainer.save_states, fname, 'save_states')
 
 
 def load_states(trainer, fname):

@@ -11,6 +11,7 @@ root as task_data/<task>/<segment>.tsv.
 import io
 import os
 
+from ..training import save_atomically
 from . import hosted
 from .datasets import TSVDataset, register
 
@@ -197,11 +198,11 @@ class GlueWNLI(_GlueDataset):
 
 
 def _write(path, lines):
-    """Write `lines` to path through a temp file renamed into place (no partial file)."""
-    tmp = path + '.part'
-    with io.open(tmp, 'w', encoding='utf8') as f:
-        f.writelines(lines)
-    os.replace(tmp, path)
+    """Write `lines` to path through a temp file renamed into place (no partial file, on failure either)."""
+    def save(tmp):
+        with io.open(tmp, 'w', encoding='utf8') as f:
+            f.writelines(lines)
+    save_atomically(save, path, 'GlueMRPC')
 
 
 @register(segment=['train', 'dev', 'test'])

@@ -14,30 +14,12 @@ from . import hosted
 __all__ = ['GPT2BPETokenizer', 'GPT2BPEDetokenizer']
 
 
-def _byte_table():
-    """GPT-2's byte -> printable character table."""
-    printable = list(range(ord('!'), ord('~') + 1)) + list(range(ord('¡'), ord('¬') + 1)) + \
-        list(range(ord('®'), ord('ÿ') + 1))
-    table, extra = {b: chr(b) for b in printable}, 0
-    for b in range(256):
-        if b not in table:
-            table[b] = chr(256 + extra)
-            extra += 1
-    return table
-
-
-class _GPT2BPE:
-    def __init__(self):
-        self._byte_encoder = _byte_table()
-
-
-class GPT2BPETokenizer(_GPT2BPE):
+class GPT2BPETokenizer:
     """GPT-2's BPE tokenizer. root: where the BPE rank file is kept, default $MXNET_HOME/models."""
     bpe_ranks_file_hash = ('openai_webtext_bpe_ranks-396d4d8e.json', '396d4d8ec90cb02f4d56e049e0e4add868bcd943')
     bpe_ranks_archive_hash = ('openai_webtext_bpe_ranks-396d4d8e.zip', '1a770728fd102bc9dc332f322e6bfb294767a685')
 
     def __init__(self, root=os.path.join(hosted.home_dir(), 'models')):
-        super().__init__()
         root = os.path.expanduser(root)
         name, sha1 = self.bpe_ranks_file_hash
         hosted.fetch(hosted.repo_file_url('gluon/dataset/vocab', self.bpe_ranks_archive_hash[0]), root,
@@ -51,7 +33,7 @@ class GPT2BPETokenizer(_GPT2BPE):
         merges = [tuple(line.split()) for line in lines]
         self._bpe_ranks = {m: i for i, m in enumerate(merges)}
         vocab = {}
-        for c in self._byte_encoder.values():
+        for c in pre_tokenizers.ByteLevel.alphabet():  # GPT-2's 256 printable stand-ins for the bytes
             vocab.setdefault(c, len(vocab))
         for a, b in merges:  # HF's BPE wants every part in its vocab; the ids are not used
             for token in (a, b, a + b):
@@ -65,12 +47,13 @@ class GPT2BPETokenizer(_GPT2BPE):
         return list(self._tok.encode(sample, add_special_tokens=False).tokens) if sample else []
 
 
-class GPT2BPEDetokenizer(_GPT2BPE):
-    """GPT-2's BPE detokenizer: subwords -> text (bytes that are not utf-8 become U+FFFD)."""
+class GPT2BPEDetokenizer:
+    """GPT-2's BPE detokenizer: subwords -> text (bytes that are not utf-8 become U+FFFD), by HF's ByteLevel
+    decoder."""
 
     def __init__(self):
-        super().__init__()
-        self._byte_decoder = {c: b for b, c in self._byte_encoder.items()}
+        from tokenizers import decoders
+        self._decoder = decoders.ByteLevel()
 
     def __call__(self, sample):
-        return bytes(self._byte_decoder[c] for c in ''.join(sample)).decode('utf-8', errors='replace')
+        return self._decoder.decode(list(sample))

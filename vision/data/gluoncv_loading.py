@@ -14,6 +14,7 @@ import numpy as np
 from mxnet.gluon.data import DataLoader, Sampler
 
 from ...errors import BadInputError
+from ..transforms.batchify import Pad
 
 __all__ = ['DetectionDataLoader', 'ShuffleSplitSampler', 'SplitSampler', 'SplitSortedBucketSampler',
            'default_mp_pad_batchify_fn', 'default_pad_batchify_fn', 'tsn_mp_batchify_fn']
@@ -107,11 +108,9 @@ def _pad_batchify(data, ctx):
     if isinstance(data[0], tuple):
         return [_pad_batchify(list(field), ctx) for field in zip(*data)]
     arrays = [np.asarray(d) for d in data]
-    longest = max([a.shape[0] for a in arrays] + [1])
-    buf = np.full((len(arrays), longest, arrays[0].shape[-1]), -1, dtype=arrays[0].dtype)
-    for i, a in enumerate(arrays):
-        buf[i, :a.shape[0]] = a
-    return mx.nd.array(buf, dtype=arrays[0].dtype, ctx=ctx)
+    if not any(len(a) for a in arrays):  # GluonCV pads to at least one row
+        arrays[0] = np.full((1, arrays[0].shape[-1]), -1, dtype=arrays[0].dtype)
+    return Pad(pad_val=-1)(arrays).as_in_context(ctx)  # batchify.Pad pads into shared memory
 
 
 def default_pad_batchify_fn(data):

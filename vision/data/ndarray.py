@@ -70,66 +70,20 @@ class VOCDetection(_Samples):
         return label
 
 
-class COCODetection(_Samples):
-    """GluonCV's COCODetection: `root/annotations/<split>.json` for each of `splits`, images in `root/<year dir>`
-    (instances_val2017 -> val2017); labels (N, 5), an image without objects one row of -1 (`skip_empty=False`).
-    Crowd boxes are kept as ordinary boxes (`use_crowd=True`, GluonCV's default)."""
+class _COCOSplits(_Samples):
+    """What GluonCV's COCO datasets share: one reader per split (`root/annotations/<split>.json`, images in
+    `root/<year dir>`: instances_val2017 -> val2017), their samples one after another, `classes` and `coco`."""
     CLASSES = COCO
 
-    def __init__(self, root=None, splits=('instances_val2017',), transform=None, min_object_area=0,
-                 skip_empty=True, use_crowd=True):
+    def _open(self, root, splits, transform, make_reader):
+        """The readers `make_reader(images_dir, ann_file)` of each split, and the category id maps of the first."""
         root = _root(root, 'coco')
         splits = [splits] if isinstance(splits, str) else list(splits)
-        self._readers = [_ours.COCODetection(os.path.join(root, split.split('_')[-1]),
-                                             os.path.join(root, 'annotations', f'{split}.json'),
-                                             skip_empty=skip_empty, use_crowd=use_crowd,
-                                             min_object_area=min_object_area) for split in splits]
+        self._readers = [make_reader(os.path.join(root, split.split('_')[-1]),
+                                     os.path.join(root, 'annotations', f'{split}.json')) for split in splits]
         self._reader = _Concat(self._readers)
         self._transform = transform
-        first = self._readers[0]
-        self.json_id_to_contiguous, self.contiguous_id_to_json = first.json_id_to_contiguous, \
-            first.contiguous_id_to_json
-
-    @property
-    def classes(self):
-        return type(self).CLASSES
-
-    @property
-    def coco(self):
-        """The pycocotools COCO object of the one split (GluonCV's: an error with several)."""
-        if len(self._readers) != 1:
-            raise ValueError(f'coco: this dataset holds {len(self._readers)} splits; make one a split')
-        return self._readers[0].coco
-
-    def _label(self, label):
-        return label[:, :5]
-
-
-class COCOInstance(_Samples):
-    """GluonCV's COCOInstance: `root/annotations/<split>.json`, images in `root/<year dir>`; samples (image, label
-    (N, 5): x1, y1, x2, y2, class, segm: per object its polygons as (K, 2) float32 arrays), through the optional
-    `transform(image, label, segm)`. The objects are gluonzoo.vision.data.COCOInstance's (GluonCV's filter); the
-    file's categories must be the class's CLASSES. Only images with objects are samples (skip_empty=True)."""
-    CLASSES = COCO
-
-    def __init__(self, root=None, splits=('instances_val2017',), transform=None, min_object_area=1,
-                 skip_empty=True):
-        if not skip_empty:
-            raise BadInputError('COCOInstance(skip_empty=False) is not provided: an image without objects has no '
-                                'instances to learn (GluonCV gives it label None)')
-        root = _root(root, 'coco')
-        splits = [splits] if isinstance(splits, str) else list(splits)
-        self._readers = [_keypoints.COCOInstance(os.path.join(root, split.split('_')[-1]),
-                                                 os.path.join(root, 'annotations', f'{split}.json'), min_object_area)
-                         for split in splits]
-        for reader in self._readers:
-            if list(reader.classes) != list(self.classes):
-                raise BadInputError(f'{reader.ann_file}: its categories {list(reader.classes)[:5]}... are not '
-                                    f'{type(self).__name__}.CLASSES; subclass it with CLASSES = those names')
-        self._reader = _Concat(self._readers)
-        self._transform = transform
-        first = self._readers[0]
-        self.contiguous_id_to_json = first.contiguous_id_to_json
+        self.contiguous_id_to_json = self._readers[0].contiguous_id_to_json
         self.json_id_to_contiguous = {v: k for k, v in self.contiguous_id_to_json.items()}
 
     @property
@@ -142,6 +96,38 @@ class COCOInstance(_Samples):
         if len(self._readers) != 1:
             raise ValueError(f'coco: this dataset holds {len(self._readers)} splits; make one a split')
         return self._readers[0].coco
+
+
+class COCODetection(_COCOSplits):
+    """GluonCV's COCODetection: labels (N, 5), an image without objects one row of -1 (`skip_empty=False`).
+    Crowd boxes are kept as ordinary boxes (`use_crowd=True`, GluonCV's default)."""
+
+    def __init__(self, root=None, splits=('instances_val2017',), transform=None, min_object_area=0,
+                 skip_empty=True, use_crowd=True):
+        self._open(root, splits, transform, lambda images, ann: _ours.COCODetection(
+            images, ann, skip_empty=skip_empty, use_crowd=use_crowd, min_object_area=min_object_area))
+
+    def _label(self, label):
+        return label[:, :5]
+
+
+class COCOInstance(_COCOSplits):
+    """GluonCV's COCOInstance: samples (image, label (N, 5): x1, y1, x2, y2, class, segm: per object its polygons as
+    (K, 2) float32 arrays), through the optional `transform(image, label, segm)`. The objects are
+    gluonzoo.vision.data.COCOInstance's (GluonCV's filter); the file's categories must be the class's CLASSES. Only
+    images with objects are samples (skip_empty=True)."""
+
+    def __init__(self, root=None, splits=('instances_val2017',), transform=None, min_object_area=1,
+                 skip_empty=True):
+        if not skip_empty:
+            raise BadInputError('COCOInstance(skip_empty=False) is not provided: an image without objects has no '
+                                'instances to learn (GluonCV gives it label None)')
+        self._open(root, splits, transform,
+                   lambda images, ann: _keypoints.COCOInstance(images, ann, min_object_area))
+        for reader in self._readers:
+            if list(reader.classes) != list(self.classes):
+                raise BadInputError(f'{reader.ann_file}: its categories {list(reader.classes)[:5]}... are not '
+                                    f'{type(self).__name__}.CLASSES; subclass it with CLASSES = those names')
 
     def get_im_aspect_ratio(self):
         return [e['width'] / e['height'] for r in self._readers for e in r.coco.loadImgs(r.image_ids)]
@@ -184,7 +170,10 @@ class MixupDetection(Dataset):
             return img1, np.hstack((label1, np.ones((label1.shape[0], 1))))
         if len(self) < 2:
             raise BadInputError('MixupDetection needs at least two samples to mix')
-        img2, label2 = self._dataset[int(np.random.choice([i for i in range(len(self)) if i != idx]))]
+        # another sample, uniformly: np.random.randint draws what GluonCV's np.random.choice over the others draws,
+        # without building that list for every sample
+        other = int(np.random.randint(0, len(self) - 1))
+        img2, label2 = self._dataset[other + (other >= idx)]
         a, b = (x.asnumpy() if isinstance(x, mx.nd.NDArray) else np.asarray(x) for x in (img1, img2))
         canvas = np.zeros((max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1]), 3), np.float32)
         canvas[:a.shape[0], :a.shape[1]] = a.astype(np.float32) * np.float32(lambd)
