@@ -108,7 +108,7 @@ deploy-test: $(STAMP) weights-packages data data-digits
 
 peers: $(PEERS)/.installed
 
-$(PEERS)/.installed: constraints.txt | $(STAMP)
+$(PEERS)/.installed: constraints.txt Makefile | $(STAMP)
 	@test -x $(PEERS)/bin/python || $(PY) -m venv $(PEERS)
 	$(PEERS)/bin/python -m pip install -q -c constraints.txt $(PEER_PKGS)
 	touch $@
