@@ -42,10 +42,23 @@ def activation(kind):
     """A parameter-free activation block by name."""
     table = {'relu': lambda: nn.Activation('relu'), 'relu6': ReLU6, 'hard_sigmoid': HardSigmoid,
              'hard_swish': HardSwish, 'sigmoid': lambda: nn.Activation('sigmoid'),
-             'leaky0.1': lambda: nn.LeakyReLU(0.1)}
+             'leaky0.1': lambda: nn.LeakyReLU(0.1), 'swish': nn.Swish,
+             'leaky': lambda: nn.LeakyReLU(0.375)}  # GluonCV MobileNetV3's 'leaky' slope
     if kind not in table:
         raise ValueError(f'unknown activation {kind!r}; one of {sorted(table)}')
     return table[kind]()
+
+
+class Activation(nn.HybridBlock):
+    """GluonCV MobileNetV3's `Activation(act_func)`: `activation(act_func)` as a block of its own (child `act`)."""
+
+    def __init__(self, act_func, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.act = activation(act_func)
+
+    def hybrid_forward(self, F, x):
+        return self.act(x)
 
 
 # -- convolution helpers ------------------------------------------------------------------------------------------

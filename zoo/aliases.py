@@ -58,19 +58,41 @@ class _Package(types.ModuleType):
         super().__setattr__(attr, value)
 
 
-def children(name):
+def children(name, moved=None):
     """A module `__getattr__` for a real package: the peer's submodules of `name` import on first attribute access,
-    as the peer's own `__init__` imports them. Call it from the package's own body (it marks the package so)."""
+    as the peer's own `__init__` imports them; a name of the peer's module that the package does not define itself
+    is its parent package's (a real sub-package holds only what the package above lacks: `gluoncv.model_zoo.ssd`'s
+    matchers, not the 24 SSD builders `gluoncv.model_zoo` has too). `moved` maps the peer's module-valued names that
+    are another module of the peer (`gluoncv.model_zoo.anchor` is `gluoncv.model_zoo.ssd.anchor`, which its
+    `from .ssd import *` leaves there) to that module, relative to `name`. Call it from the package's own body (it
+    marks the package so)."""
     if name in sys.modules and type(sys.modules[name]) is types.ModuleType:
         sys.modules[name].__class__ = _Package
+    moved = dict(moved or {})
+
     def __getattr__(attr):
         here = _lookup(name)
-        # the peer's attribute must be the module: `gluoncv.model_zoo.alexnet` is the function its __init__ imports
-        # over the module of the same name, so a leaf module there would be the wrong thing to hand back
-        if _lookup(f'{name}.{attr}') is None or (here is not None and here[1].get(attr, 'module') != 'module'):
-            raise AttributeError(f'module {name!r} has no attribute {attr!r}')
-        return importlib.import_module(f'{name}.{attr}')
+        if attr in moved:
+            return importlib.import_module(f'{name}.{moved[attr]}')
+        kind = here[1].get(attr) if here is not None else None
+        if _lookup(f'{name}.{attr}') is not None and kind in (None, 'module'):
+            return importlib.import_module(f'{name}.{attr}')
+        # the peer's attribute must be the module: `gluoncv.model_zoo.alexnet` is the function its __init__
+        # imports over the module of the same name, so a leaf module there would be the wrong thing to hand back
+        parent = name.rpartition('.')[0]
+        if kind not in (None, 'module') and _lookup(parent) is not None:
+            return getattr(importlib.import_module(parent), attr)
+        raise AttributeError(f'module {name!r} has no attribute {attr!r}')
     return __getattr__
+
+
+def _upwards(name):
+    """`name` and the packages above it, up to the root of the peer's tree it is in."""
+    while True:
+        yield name
+        name = name.rpartition('.')[0]
+        if _lookup(name) is None:
+            return
 
 
 class LeafModule(types.ModuleType):
@@ -78,18 +100,23 @@ class LeafModule(types.ModuleType):
 
     def __getattr__(self, attr):
         names = self.__dict__.get('_peer_names', {})
+        if attr not in names and _lookup(f'{self.__name__}.{attr}') is not None:
+            # a submodule the peer's `__init__` does not import, but importing the peer loads (rpn.rpn_target)
+            return importlib.import_module(f'{self.__name__}.{attr}')
         if attr not in names:
             raise AttributeError(f'module {self.__name__!r} has no attribute {attr!r}')
         if names[attr] == 'module' and _lookup(f'{self.__name__}.{attr}') is not None:
             return importlib.import_module(f'{self.__name__}.{attr}')
         home = self.__dict__['_home']
-        try:
-            value = getattr(importlib.import_module(home), attr)
-            if isinstance(value, LeafModule) and names[attr] != 'module':
-                raise AttributeError(attr)  # the peer's is a function or class here; ours is only the module
-        except AttributeError:
+        # the nearest real package first, then each real package above it: a real sub-package holds only what the
+        # packages above it lack
+        for package in _upwards(home):
+            value = getattr(importlib.import_module(package), attr, None)
+            if value is not None and not (isinstance(value, LeafModule) and names[attr] != 'module'):
+                break  # (a LeafModule where the peer has a function or class is ours only the module)
+        else:
             raise AttributeError(f'{self.__name__}.{attr} is not provided by gluonzoo ({home} has no {attr!r}): '
-                                 'docs/from_gluoncv.md and docs/from_gluonnlp.md list what is not and why') from None
+                                 'docs/from_gluoncv.md and docs/from_gluonnlp.md list what is not and why')
         setattr(self, attr, value)
         return value
 

@@ -175,6 +175,10 @@ def try_import_cv2():
     return try_import('cv2', 'OpenCV is required: pip install opencv-python-headless')
 
 
+def try_import_pycocotools():
+    return try_import('pycocotools.coco', 'pycocotools is required: pip install pycocotools')
+
+
 def try_import_munkres():
     return try_import('munkres', 'munkres is required: pip install munkres')
 

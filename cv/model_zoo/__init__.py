@@ -3,6 +3,8 @@ spells it (gluonzoo.vision.models.functions), GluonCV's family factories over th
 (gluonzoo.vision.models.factories), the model classes, and model_store's files (gluonzoo.model_files)."""
 from gluonzoo import aliases
 from gluonzoo.model_files import get_model_file, purge
+from gluonzoo.vision.bbox_utils import bbox_iou
+from gluonzoo.vision.data.ndarray import COCODetection  # GluonCV's model_zoo has it too (its CenterNet imports it)
 from gluonzoo.vision.models.classification.alexnet import AlexNet
 from gluonzoo.vision.models.classification.darknet import DarknetV3
 from gluonzoo.vision.models.classification.densenet import DenseNet
@@ -17,15 +19,24 @@ from gluonzoo.vision.models.classification.resnet import (BasicBlockV1, BasicBlo
 from gluonzoo.vision.models.classification.squeezenet import SqueezeNet
 from gluonzoo.vision.models.classification.vgg import VGG
 from gluonzoo.vision.models.classification.xception import Xception65, Xception71
+from gluonzoo.vision.models.detection.ssd.vgg_atrous import (VGGAtrousExtractor, get_vgg_atrous_extractor,
+                                                             vgg16_atrous_300, vgg16_atrous_512)
 from gluonzoo.vision.models.factories import *  # noqa: F401,F403
 from gluonzoo.vision.models.factories import __all__ as _factories
 from gluonzoo.vision.models.functions import *  # noqa: F401,F403
 from gluonzoo.vision.models.functions import FUNCTIONS, get_model, get_model_list, pretrained_model_list
 
-__all__ = ['AlexNet', 'BasicBlockV1', 'BasicBlockV2', 'BottleneckV1', 'BottleneckV2', 'DarknetV3', 'DenseNet',
+__all__ = ['AlexNet', 'BasicBlockV1', 'COCODetection', 'BasicBlockV2', 'BottleneckV1', 'BottleneckV2', 'DarknetV3', 'DenseNet',
            'GoogLeNet', 'Inception3', 'MobileNet', 'MobileNetV2', 'ResNetV1', 'ResNetV2', 'SE_BasicBlockV1',
            'SE_BasicBlockV2', 'SE_BottleneckV1', 'SE_BottleneckV2', 'SE_ResNetV1', 'SE_ResNetV2', 'SqueezeNet', 'VGG',
-           'Xception65', 'Xception71', 'get_model', 'get_model_file', 'get_model_list', 'pretrained_model_list',
-           'purge', *_factories, *sorted(FUNCTIONS)]
+           'VGGAtrousExtractor', 'Xception65', 'Xception71', 'bbox_iou', 'get_model', 'get_model_file', 'get_model_list', 'pretrained_model_list',
+           'get_vgg_atrous_extractor', 'purge', 'vgg16_atrous_300', 'vgg16_atrous_512', *_factories, *sorted(FUNCTIONS)]
 
-__getattr__ = aliases.children(__name__)
+#: GluonCV's module-valued names that are a deeper module (what its chain of `from .x import *` leaves here)
+_MOVED = {'anchor': 'ssd.anchor', 'darknet': 'yolo.darknet', 'data_parallel': 'rcnn.mask_rcnn.data_parallel',
+          'faster_rcnn': 'rcnn.faster_rcnn.faster_rcnn', 'layers': 'monodepthv2.layers',
+          'mask_rcnn': 'rcnn.mask_rcnn.mask_rcnn', 'predefined_models': 'rcnn.mask_rcnn.predefined_models',
+          'presets': 'smot.presets', 'rcnn_target': 'rcnn.mask_rcnn.rcnn_target', 'utils': 'smot.utils',
+          'vgg_atrous': 'ssd.vgg_atrous', 'yolo3': 'yolo.yolo3', 'yolo_target': 'yolo.yolo_target'}
+
+__getattr__ = aliases.children(__name__, moved=_MOVED)

@@ -1,6 +1,6 @@
 """gluonzoo.cv.model_zoo's model classes with GluonCV's signatures: ResNetV1 / ResNetV2, SE_ResNetV1 / SE_ResNetV2
 and their blocks (thumbnail, last_gamma, use_se, norm_kwargs, custom depths), GoogLeNet, Xception65, DenseNet,
-VGG and DarknetV3: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
+VGG, DarknetV3, SSD's VGGAtrousExtractor (batch_norm) and ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
 imperative and hybridized."""
 import mxnet as mx
 import pytest
@@ -40,6 +40,13 @@ CASES = {
                    module=''),
     'darknet': dict(net='DarknetV3', args=[[1, 2], [8, 16, 32]], kwargs=dict(classes=3), input=[1, 3, 16, 16],
                     module=''),
+    'vgg_atrous_bn': dict(net='VGGAtrousExtractor', args=[[1, 1, 1, 1, 1], [8, 8, 16, 16, 16],
+                                                          [[[8, 1, 1, 0], [16, 3, 2, 1]]]],
+                          kwargs=dict(batch_norm=True), input=[1, 3, 40, 40], module='ssd', init=0.2),
+    'shufflenet_v1': dict(net='ShuffleNetV1', args=[], kwargs=dict(groups=3, classes=3), input=[1, 3, 32, 32],
+                          module='shufflenet', init=0.1),
+    'shufflenet_v2': dict(net='ShuffleNetV2', args=[], kwargs=dict(classes=3), input=[1, 3, 32, 32],
+                          module='shufflenet', init=0.1),
     'block_v1_downsample': dict(block='BasicBlockV1', args=[8, 2, True], kwargs=dict(in_channels=4),
                                 input=[2, 4, 6, 6]),
     'block_v2_bottleneck_se': dict(block='BottleneckV2', args=[32, 1, True], kwargs=dict(in_channels=16, use_se=True),
@@ -61,6 +68,16 @@ def test_gluoncv_files_load_and_match(files, case):
     net = build(getattr(model_zoo, sub) if sub else model_zoo, spec)
     net.load_parameters(str(files / f'{case}.params'))
     assert_outputs_match(net, *saved_case(files / f'{case}.npz'))
+
+
+def test_vgg_atrous_builders_are_gluoncvs():
+    body = model_zoo.vgg16_atrous_300()
+    assert len(body.extras) == 4 and len(model_zoo.ssd.vgg_atrous.vgg16_atrous_512().extras) == 5
+    assert model_zoo.get_vgg_atrous_extractor(11, 300).stages[0][0].weight.shape[0] == 64
+    with pytest.raises(BadInputError, match='depth one of'):
+        model_zoo.get_vgg_atrous_extractor(12, 300)
+    with pytest.raises(BadInputError, match='vgg16_atrous only, not vgg11_atrous'):
+        model_zoo.get_vgg_atrous_extractor(11, 300, pretrained=True)
 
 
 def test_last_gamma_starts_the_last_norm_at_zero():

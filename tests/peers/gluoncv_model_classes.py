@@ -1,5 +1,5 @@
 """(peers venv) GluonCV 0.10's model classes (ResNetV1/V2 and their blocks, ...) built from a job's specs with seeded random weights:
-OUT/<case>.params and OUT/<case>.npz (arr_0 the input, y0 the output). One job: {cases: {case: spec}}, spec
+OUT/<case>.params and OUT/<case>.npz (arr_0 the input, y0, y1, ... the outputs). One job: {cases: {case: spec}}, spec
 {module (default resnet), net: 'ResNetV1'|..., block: 'BasicBlockV1'|..., args, kwargs, input: shape}."""
 import importlib
 import json
@@ -32,7 +32,9 @@ def main(out, job):
             p.set_data(mx.nd.array(np.random.uniform(lo, lo + 1.0, size=p.shape)) if p.name.endswith(
                 ('gamma', 'beta', 'mean', 'var', 'bias')) else p.data())
         net.save_parameters(os.path.join(out, f'{case}.params'))
-        np.savez(os.path.join(out, f'{case}.npz'), x.asnumpy(), y0=net(x).asnumpy())
+        ys = net(x)
+        ys = ys if isinstance(ys, (list, tuple)) else [ys]  # VGGAtrousExtractor: one map a stage
+        np.savez(os.path.join(out, f'{case}.npz'), x.asnumpy(), **{f'y{i}': y.asnumpy() for i, y in enumerate(ys)})
 
 
 if __name__ == '__main__':

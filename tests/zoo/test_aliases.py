@@ -16,13 +16,14 @@ def package(tmp_path, monkeypatch):
     (root / '__init__.py').write_text('from gluonzoo import aliases\n'
                                       "aliases.install(__name__, 'peer', __file__.replace('__init__.py', 'api.json'))\n"
                                       'def f():\n    return "ours"\n'
-                                      '__getattr__ = aliases.children(__name__)\n')
-    (root / 'real' / '__init__.py').write_text('WHO = "the real file"\n')
-    api = {'peer': {'f': 'function', 'leaf': 'module', 'real': 'module'},
+                                      "__getattr__ = aliases.children(__name__, moved={'moved': 'leaf.deeper'})\n")
+    (root / 'real' / '__init__.py').write_text('from gluonzoo import aliases\nWHO = "the real file"\n'
+                                               '__getattr__ = aliases.children(__name__)\n')
+    api = {'peer': {'f': 'function', 'leaf': 'module', 'real': 'module', 'moved': 'module'},
            'peer.f': {'f': 'function'},  # GluonCV's `model_zoo.alexnet`: a module whose function hides it
            'peer.leaf': {'f': 'function', 'g': 'function', 'deeper': 'module'},
            'peer.leaf.deeper': {'f': 'function'},
-           'peer.real': {'WHO': 'other'}}
+           'peer.real': {'WHO': 'other', 'f': 'function', 'gone': 'function'}}
     (root / 'api.json').write_text(json.dumps(api))
     monkeypatch.syspath_prepend(str(tmp_path))
     yield importlib.import_module('aliaspkg')
@@ -61,3 +62,16 @@ def test_a_leaf_module_does_not_replace_the_function_of_its_name(package):
     leaf = importlib.import_module('aliaspkg.f')  # Python binds a first-imported submodule onto its parent
     assert isinstance(leaf, aliases.LeafModule) and leaf.f is package.f
     assert package.f() == 'ours'  # still the function, as in the peer
+
+
+def test_a_real_sub_package_takes_what_it_lacks_from_the_package_above(package):
+    real = importlib.import_module('aliaspkg.real')
+    assert real.f is package.f  # the peer's aliaspkg.real.f: the one function, from the package above
+    with pytest.raises(AttributeError, match='gone'):
+        real.gone  # in the peer's module, but neither package has it
+    with pytest.raises(AttributeError, match="has no attribute 'h'"):
+        real.h  # not the peer's name here: no lookup above
+
+
+def test_a_moved_module_is_the_peer_module_it_names(package):
+    assert package.moved is importlib.import_module('aliaspkg.leaf.deeper')

@@ -12,12 +12,12 @@ import random
 
 import mxnet as mx
 import numpy as np
-from mxnet.gluon.data import Dataset
 
 from ...errors import BadInputError
 from ..image import read_image
 from ..meta import ADE20K, VOC_SEGMENTATION
 from ..transforms.segmentation import sync_eval, sync_train
+from .ndarray import VisionDataset
 from .segmentation import read_mask
 
 __all__ = ['ADE20KSegmentation', 'SegmentationDataset', 'VOCSegmentation', 'get_segmentation_dataset',
@@ -38,7 +38,7 @@ class _PythonRandom:
         return random.randint(low, high - 1)
 
 
-class SegmentationDataset(Dataset):
+class SegmentationDataset(VisionDataset):
     """GluonCV's segmentation base: subclasses list `images` and `masks` and set NUM_CLASS (and CLASSES)."""
     NUM_CLASS = 0
     CLASSES = ()

@@ -19,13 +19,59 @@ from . import detection as _ours
 from . import keypoints as _keypoints
 from .folder import ImageNet as _ImageNet
 
-__all__ = ['COCODetection', 'COCOInstance', 'ImageNet', 'ImageNet1kAttr', 'LstDetection', 'MixupDetection',
-           'RecordFileDetection', 'VOCDetection']
+__all__ = ['COCODetection', 'COCOInstance', 'ClassProperty', 'ImageNet', 'ImageNet1kAttr', 'KeyPointDataset',
+           'LstDetection', 'MixupDetection', 'RecordFileDetection', 'VOCDetection', 'VisionDataset']
 
 
 def _root(path, default):
     return os.path.expanduser(os.fspath(path if path is not None else os.path.join('~', '.mxnet', 'datasets',
                                                                                    default)))
+
+
+# -- GluonCV's dataset bases (gluoncv.data.base): what a user's own dataset subclasses ------------------------------
+class ClassProperty:
+    """A read-only property of the class (`@ClassProperty def classes(cls)`), as GluonCV's data.base has it."""
+
+    def __init__(self, fget):
+        self.fget = fget
+
+    def __get__(self, owner_self, owner_cls):
+        return self.fget(owner_cls)
+
+
+class VisionDataset(Dataset):
+    """A dataset over the folder `root`, which must exist; a subclass gives `classes` (`num_class` counts them)."""
+
+    def __init__(self, root):
+        if not os.path.isdir(os.path.expanduser(root)):
+            # FileNotFoundError is an OSError, the type GluonCV's raises here
+            raise FileNotFoundError(f'{root} is not a folder: the dataset reads its files from there (prepare the '
+                                    'dataset once, or pass root=)')
+
+    @property
+    def classes(self):
+        raise NotImplementedError(f'{type(self).__name__} must define classes')
+
+    @property
+    def num_class(self):
+        return len(self.classes)
+
+
+class KeyPointDataset(VisionDataset):
+    """A VisionDataset of keypoints: a subclass gives `num_joints`, `joint_pairs` (swapped by a horizontal flip) and
+    `parent_joints` (joint id -> parent joint id)."""
+
+    @property
+    def num_joints(self):
+        return 0
+
+    @property
+    def joint_pairs(self):
+        return []
+
+    @property
+    def parent_joints(self):
+        return {}
 
 
 class _Samples(Dataset):
@@ -48,7 +94,7 @@ class _Samples(Dataset):
         return len(self.classes)
 
 
-class VOCDetection(_Samples):
+class VOCDetection(_Samples, VisionDataset):
     """GluonCV's VOCDetection: `root/VOC<year>/...` for each (year, split) of `splits`; the class names are the
     class's `CLASSES`, their ids `index_map` (default: their order). Labels are read when it is made
     (`preload_label` is accepted: GluonCV's lazy reading gives the same samples)."""
@@ -70,7 +116,7 @@ class VOCDetection(_Samples):
         return label
 
 
-class _COCOSplits(_Samples):
+class _COCOSplits(_Samples, VisionDataset):
     """What GluonCV's COCO datasets share: one reader per split (`root/annotations/<split>.json`, images in
     `root/<year dir>`: instances_val2017 -> val2017), their samples one after another, `classes` and `coco`."""
     CLASSES = COCO

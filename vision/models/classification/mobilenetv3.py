@@ -14,8 +14,9 @@ from ._gluoncv import gluoncv_weights
 from .base import Classifier, last_per_stride
 
 
-def _divisible(x, by=8):
-    return int(math.ceil(x / by) * by)
+def make_divisible(x, divisible_by=8):
+    """`x` rounded up to a multiple of `divisible_by` (GluonCV's rule for every channel count here)."""
+    return int(math.ceil(x / divisible_by) * divisible_by)
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -38,7 +39,7 @@ class _SE(nn.HybridBlock):
 
     def __init__(self, channels):
         super().__init__(prefix='')
-        self.conv1 = nn.Conv2D(_divisible(channels // 4), 1)
+        self.conv1 = nn.Conv2D(make_divisible(channels // 4), 1)
         self.conv2 = nn.Conv2D(channels, 1)
         self.act1, self.act2 = activation('relu'), activation('hard_sigmoid')
 
@@ -96,18 +97,18 @@ class MobileNetV3(Classifier):
         self.in_channels = in_channels
         with self.name_scope():
             self.features = nn.HybridSequential(prefix='')
-            c = _divisible(16 * multiplier)
+            c = make_divisible(16 * multiplier)
             self.features.add(nn.Conv2D(c, 3, 2, 1, use_bias=False, in_channels=in_channels), nn.BatchNorm(),
                               HardSwish())
             stride, candidates = 2, [('features.2', c, 2)]
             for kernel, exp, out, se, act, s in cfg:
-                out = _divisible(out * multiplier)
-                self.features.add(_ResUnit(c, _divisible(exp * multiplier), out, kernel, act, se, s))
+                out = make_divisible(out * multiplier)
+                self.features.add(_ResUnit(c, make_divisible(exp * multiplier), out, kernel, act, se, s))
                 c, stride = out, stride * s
                 candidates.append((f'features.{len(self.features) - 1}', c, stride))
-            self.features.add(nn.Conv2D(_divisible(squeeze * multiplier), 1, use_bias=False), nn.BatchNorm(),
+            self.features.add(nn.Conv2D(make_divisible(squeeze * multiplier), 1, use_bias=False), nn.BatchNorm(),
                               HardSwish())
-            candidates.append((f'features.{len(self.features) - 1}', _divisible(squeeze * multiplier), stride))
+            candidates.append((f'features.{len(self.features) - 1}', make_divisible(squeeze * multiplier), stride))
             self.features.add(nn.GlobalAvgPool2D(), nn.Conv2D(1280, 1, use_bias=False), HardSwish())
             if final_drop > 0:
                 self.features.add(nn.Dropout(final_drop))

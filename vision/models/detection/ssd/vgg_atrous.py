@@ -10,6 +10,7 @@ scope names are GluonCV's, so both of its parameter file layouts (structural and
 import mxnet as mx
 from mxnet.gluon import nn
 
+from .....errors import BadInputError
 from .....store import fetch
 from .....weights import GLUONCV_REPO, Source, Weights
 from ....meta import IMAGENET_STD
@@ -40,11 +41,19 @@ def _pool(F, x, kernel=2, stride=2, pad=0):
                      pooling_convention='full')
 
 
+def _conv_relu(seq, batch_norm, *args, **kwargs):
+    seq.add(nn.Conv2D(*args, **_INIT, **kwargs))
+    if batch_norm:
+        seq.add(nn.BatchNorm())
+    seq.add(nn.Activation('relu'))
+
+
 class VGGAtrousExtractor(nn.HybridBlock):
     """VGG atrous with `layers` convs per stage of `filters` channels, the dilated fc6/fc7 stage, and `extras`
-    (per extra stage, (channels, kernel, stride, pad) of each conv). Returns [normalized conv4_3, fc7, extras...]."""
+    (per extra stage, (channels, kernel, stride, pad) of each conv); `batch_norm` puts a BatchNorm after every conv.
+    Returns [normalized conv4_3, fc7, extras...]."""
 
-    def __init__(self, layers, filters, extras, **kwargs):
+    def __init__(self, layers, filters, extras, batch_norm=False, **kwargs):
         super().__init__(**kwargs)
         with self.name_scope():
             scale = mx.nd.array(IMAGENET_STD).reshape((1, 3, 1, 1)) * 255  # float32 math, as GluonCV's constant
@@ -54,12 +63,12 @@ class VGGAtrousExtractor(nn.HybridBlock):
                 stage = nn.HybridSequential(prefix='')
                 with stage.name_scope():
                     for _ in range(n):
-                        stage.add(nn.Conv2D(f, 3, padding=1, **_INIT), nn.Activation('relu'))
+                        _conv_relu(stage, batch_norm, f, 3, padding=1)
                 self.stages.add(stage)
             stage = nn.HybridSequential(prefix='dilated_')
             with stage.name_scope():
-                stage.add(nn.Conv2D(1024, 3, padding=6, dilation=6, **_INIT), nn.Activation('relu'),
-                          nn.Conv2D(1024, 1, **_INIT), nn.Activation('relu'))
+                _conv_relu(stage, batch_norm, 1024, 3, padding=6, dilation=6)
+                _conv_relu(stage, batch_norm, 1024, 1)
             self.stages.add(stage)
             self.norm4 = Normalize(filters[3], 20)
             self.extras = nn.HybridSequential()
@@ -67,7 +76,7 @@ class VGGAtrousExtractor(nn.HybridBlock):
                 extra = nn.HybridSequential(prefix=f'extra{i}_')
                 with extra.name_scope():
                     for f, k, s, p in convs:
-                        extra.add(nn.Conv2D(f, k, s, p, **_INIT), nn.Activation('relu'))
+                        _conv_relu(extra, batch_norm, f, k, s, p)
                 self.extras.add(extra)
 
     def hybrid_forward(self, F, x, init_scale):
@@ -85,6 +94,9 @@ class VGGAtrousExtractor(nn.HybridBlock):
         return outputs
 
 
+#: per VGG depth, (convs per stage, channels per stage) (GluonCV's vgg_spec)
+SPECS = {11: ([1, 1, 2, 2, 2], [64, 128, 256, 512, 512]), 13: ([2, 2, 2, 2, 2], [64, 128, 256, 512, 512]),
+         16: ([2, 2, 3, 3, 3], [64, 128, 256, 512, 512]), 19: ([2, 2, 4, 4, 4], [64, 128, 256, 512, 512])}
 #: per input size, (channels, kernel, stride, pad) of the two convs of each extra stage (GluonCV's extra_spec)
 EXTRAS = {300: [((256, 1, 1, 0), (512, 3, 2, 1)), ((128, 1, 1, 0), (256, 3, 2, 1)),
                 ((128, 1, 1, 0), (256, 3, 1, 0)), ((128, 1, 1, 0), (256, 3, 1, 0))],
@@ -100,10 +112,32 @@ VGG16_ATROUS = Weights(arch='vgg16_atrous', tag='gluoncv', sha1='4fa2e1ad96b8c8d
                        paper='https://arxiv.org/abs/1409.1556')
 
 
-def vgg16_atrous(size, pretrained=False):
-    """The VGG-16 atrous body of the `size` (300 or 512) SSD; `pretrained` loads GluonCV's vgg16_atrous into all but
-    the extras (left uninitialized, as every other layer is without it, for the detector to initialize)."""
-    body = VGGAtrousExtractor([2, 2, 3, 3, 3], [64, 128, 256, 512, 512], EXTRAS[size])
+def get_vgg_atrous_extractor(num_layers, im_size, pretrained=False, ctx=None, root=None, **kwargs):
+    """GluonCV's builder: the VGG-`num_layers` (11, 13, 16, 19) atrous body of the `im_size` (300, 512) SSD;
+    `pretrained` loads GluonCV's ImageNet vgg16_atrous into all but the extras (left uninitialized, as every other
+    layer is without it, for the detector to initialize), the only such file GluonCV publishes."""
+    if num_layers not in SPECS or im_size not in EXTRAS:
+        raise BadInputError(f'no VGG atrous body of depth {num_layers} for {im_size} pictures: depth one of '
+                            f'{sorted(SPECS)}, size one of {sorted(EXTRAS)}')
+    if pretrained and (num_layers != 16 or kwargs.get('batch_norm')):
+        raise BadInputError(f'GluonCV publishes ImageNet weights for vgg16_atrous only, not vgg{num_layers}_atrous'
+                            f'{"_bn" if kwargs.get("batch_norm") else ""}: pass pretrained=False')
+    body = VGGAtrousExtractor(*SPECS[num_layers], EXTRAS[im_size], **kwargs)
     if pretrained:
-        body.load_parameters(fetch(VGG16_ATROUS), allow_missing=True)  # GluonCV's own call: extras missing
+        body.load_parameters(fetch(VGG16_ATROUS, root), ctx=ctx, allow_missing=True)  # GluonCV's call: no extras
     return body
+
+
+def vgg16_atrous_300(**kwargs):
+    """The 300 SSD's VGG-16 atrous body (GluonCV's builder)."""
+    return get_vgg_atrous_extractor(16, 300, **kwargs)
+
+
+def vgg16_atrous_512(**kwargs):
+    """The 512 SSD's VGG-16 atrous body (GluonCV's builder)."""
+    return get_vgg_atrous_extractor(16, 512, **kwargs)
+
+
+def vgg16_atrous(size, pretrained=False):
+    """The VGG-16 atrous body of the `size` (300 or 512) SSD (the SSD builders' call)."""
+    return get_vgg_atrous_extractor(16, size, pretrained)
