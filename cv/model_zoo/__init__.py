@@ -16,6 +16,7 @@ from gluonzoo.vision.models.classification.resnet import (BasicBlockV1, BasicBlo
                                                         BottleneckV2, ResNetV1, ResNetV2, SE_BasicBlockV1,
                                                         SE_BasicBlockV2, SE_BottleneckV1, SE_BottleneckV2,
                                                         SE_ResNetV1, SE_ResNetV2)
+from gluonzoo.vision.models.classification.resnetv1b import BasicBlockV1b, BottleneckV1b, ResNetV1b
 from gluonzoo.vision.models.classification.squeezenet import SqueezeNet
 from gluonzoo.vision.models.classification.vgg import VGG
 from gluonzoo.vision.models.classification.xception import Xception65, Xception71
@@ -25,12 +26,18 @@ from gluonzoo.vision.models.factories import *  # noqa: F401,F403
 from gluonzoo.vision.models.factories import __all__ as _factories
 from gluonzoo.vision.models.functions import *  # noqa: F401,F403
 from gluonzoo.vision.models.functions import FUNCTIONS, get_model, get_model_list, pretrained_model_list
+from gluonzoo.vision.models.segmentation.deeplab import DeepLabV3
+from gluonzoo.vision.models.segmentation.deeplab_plus import DeepLabWV3Plus
+from gluonzoo.vision.models.segmentation.fcn import FCN
+from gluonzoo.vision.models.segmentation.pspnet import PSPNet
 
-__all__ = ['AlexNet', 'BasicBlockV1', 'COCODetection', 'BasicBlockV2', 'BottleneckV1', 'BottleneckV2', 'DarknetV3', 'DenseNet',
-           'GoogLeNet', 'Inception3', 'MobileNet', 'MobileNetV2', 'ResNetV1', 'ResNetV2', 'SE_BasicBlockV1',
-           'SE_BasicBlockV2', 'SE_BottleneckV1', 'SE_BottleneckV2', 'SE_ResNetV1', 'SE_ResNetV2', 'SqueezeNet', 'VGG',
-           'VGGAtrousExtractor', 'Xception65', 'Xception71', 'bbox_iou', 'get_model', 'get_model_file', 'get_model_list', 'pretrained_model_list',
-           'get_vgg_atrous_extractor', 'purge', 'vgg16_atrous_300', 'vgg16_atrous_512', *_factories, *sorted(FUNCTIONS)]
+__all__ = ['AlexNet', 'BasicBlockV1', 'BasicBlockV1b', 'BasicBlockV2', 'BottleneckV1', 'BottleneckV1b',
+           'BottleneckV2', 'COCODetection', 'DarknetV3',
+           'DeepLabV3', 'DeepLabWV3Plus', 'DenseNet', 'FCN', 'GoogLeNet', 'Inception3', 'MobileNet', 'MobileNetV2',
+           'PSPNet', 'ResNetV1', 'ResNetV1b', 'ResNetV2', 'SE_BasicBlockV1', 'SE_BasicBlockV2', 'SE_BottleneckV1',
+           'SE_BottleneckV2', 'SE_ResNetV1', 'SE_ResNetV2', 'SqueezeNet', 'VGG', 'VGGAtrousExtractor', 'Xception65',
+           'Xception71', 'bbox_iou', 'get_model', 'get_model_file', 'get_model_list', 'get_vgg_atrous_extractor',
+           'pretrained_model_list', 'purge', 'vgg16_atrous_300', 'vgg16_atrous_512', *_factories, *sorted(FUNCTIONS)]
 
 #: GluonCV's module-valued names that are a deeper module (what its chain of `from .x import *` leaves here)
 _MOVED = {'anchor': 'ssd.anchor', 'darknet': 'yolo.darknet', 'data_parallel': 'rcnn.mask_rcnn.data_parallel',

@@ -1,6 +1,6 @@
 """gluonzoo.cv.model_zoo's model classes with GluonCV's signatures: ResNetV1 / ResNetV2, SE_ResNetV1 / SE_ResNetV2
 and their blocks (thumbnail, last_gamma, use_se, norm_kwargs, custom depths), GoogLeNet, Xception65, DenseNet,
-VGG, DarknetV3, SSD's VGGAtrousExtractor (batch_norm) and ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
+VGG, DarknetV3, ResNetV1b and its blocks (deep stem, dilated, avg_down), FCN / PSPNet / DeepLabV3 / DeepLabWV3Plus, SSD's VGGAtrousExtractor (batch_norm) and ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
 imperative and hybridized."""
 import mxnet as mx
 import pytest
@@ -47,6 +47,23 @@ CASES = {
                           module='shufflenet', init=0.1),
     'shufflenet_v2': dict(net='ShuffleNetV2', args=[], kwargs=dict(classes=3), input=[1, 3, 32, 32],
                           module='shufflenet', init=0.1),
+    'v1b_basic_deep_stem': dict(net='ResNetV1b', block='BasicBlockV1b', args=[[1, 1, 1, 1]],
+                                kwargs=dict(classes=3, deep_stem=True, stem_width=16), input=[1, 3, 32, 32],
+                                module='resnetv1b'),
+    'v1b_bottleneck_dilated': dict(net='ResNetV1b', block='BottleneckV1b', args=[[1, 2, 1, 1]],
+                                   kwargs=dict(classes=4, dilated=True, avg_down=True, deep_stem=True,
+                                               last_gamma=True, norm_kwargs={'epsilon': 1e-3}),
+                                   input=[1, 3, 32, 32], module='resnetv1b', init=0.1),
+    'fcn_resnet50': dict(net='FCN', args=[3], kwargs=dict(backbone='resnet50', pretrained_base=False, crop_size=32),
+                         input=[1, 3, 32, 32], module='', init=0.02),
+    'psp_resnet50': dict(net='PSPNet', args=[2], kwargs=dict(backbone='resnet50', aux=False, pretrained_base=False,
+                                                              crop_size=48), input=[1, 3, 48, 48], module='',
+                         init=0.02),
+    'deeplab_resnet50': dict(net='DeepLabV3', args=[4], kwargs=dict(backbone='resnet50', pretrained_base=False,
+                                                                     crop_size=32, height=24, width=40),
+                             input=[1, 3, 24, 40], module='', init=0.02),
+    'deeplab_wideresnet': dict(net='DeepLabWV3Plus', args=[2], kwargs=dict(crop_size=32), input=[1, 3, 32, 32],
+                               module='', init=0.02),
     'block_v1_downsample': dict(block='BasicBlockV1', args=[8, 2, True], kwargs=dict(in_channels=4),
                                 input=[2, 4, 6, 6]),
     'block_v2_bottleneck_se': dict(block='BottleneckV2', args=[32, 1, True], kwargs=dict(in_channels=16, use_se=True),
@@ -78,6 +95,24 @@ def test_vgg_atrous_builders_are_gluoncvs():
         model_zoo.get_vgg_atrous_extractor(12, 300)
     with pytest.raises(BadInputError, match='vgg16_atrous only, not vgg11_atrous'):
         model_zoo.get_vgg_atrous_extractor(11, 300, pretrained=True)
+
+
+def test_segmentation_classes_start_as_gluoncvs():
+    # GluonCV's constructors initialize the heads (10x learning rate) on ctx: a script calls the net right away
+    net = model_zoo.FCN(5, backbone='resnet50', aux=False, pretrained_base=False, height=64, width=96)
+    assert all(p.lr_mult == 10 for p in net.head.collect_params().values())
+    net.collect_params().initialize()  # the body: GluonCV's pretrained_base=False leaves it to the user too
+    assert net(mx.nd.zeros((1, 3, 64, 96)))[0].shape == (1, 5, 64, 96)
+    # the registry's builders leave everything to the user's initializer
+    registered = model_zoo.get_model('fcn_resnet50_voc', pretrained_base=False)
+    assert all(p._data is None and p.lr_mult == 1 for p in registered.head.collect_params().values())
+
+
+def test_resnetv1b_refuses_other_blocks():
+    with pytest.raises(BadInputError, match='block BasicBlockV1b or BottleneckV1b and 4 stages'):
+        model_zoo.ResNetV1b(model_zoo.BasicBlockV1, [1, 1, 1, 1])
+    with pytest.raises(BadInputError, match=r'4 stages of layers, not BottleneckV1b and \[1, 1\]'):
+        model_zoo.ResNetV1b(model_zoo.BottleneckV1b, [1, 1])
 
 
 def test_last_gamma_starts_the_last_norm_at_zero():

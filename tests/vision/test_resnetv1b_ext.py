@@ -120,9 +120,9 @@ def test_custom_takes_the_pretrained_body(monkeypatch):
 
 def test_bad_options():
     with pytest.raises(ValueError, match=r'depth 42 is not one of \[18, 34, 50, 101, 152\]'):
-        resnetv1b.ResNetV1b(42)
-    with pytest.raises(ValueError, match='does not fit a ResNet-50'):
-        resnetv1b.ResNetV1b(50, widths=PRUNED['resnet18_v1b_0.89'])
+        resnetv1b.blocks_of(42)
+    with pytest.raises(ValueError, match=r'does not fit a ResNet V1b of \[3, 4, 6, 3\] bottleneck blocks'):
+        resnetv1b.ResNetV1b(*resnetv1b.blocks_of(50), widths=PRUNED['resnet18_v1b_0.89'])
     with pytest.raises(ValueError, match='multiple of ngroups=48'):
         gz.get_model('resnet50_v1b_gn', norm_kwargs={'ngroups': 48})
     with pytest.raises(ValueError, match='kinetics400'):

@@ -13,6 +13,7 @@ import mxnet as mx
 from mxnet.gluon import nn
 from mxnet.gluon.nn import BatchNorm
 
+from ....errors import BadInputError
 from ....registry import get_model, register_model
 from ._gluoncv import gluoncv_weights
 from ._resnetv1b_pruned import PRUNED
@@ -62,8 +63,8 @@ class BlockV1b(nn.HybridBlock):
     last norm, so the block starts as the identity."""
 
     def __init__(self, widths, out, stride=1, downsample=None, dilation=1, previous_dilation=1, norm=None,
-                 last_gamma=False):
-        super().__init__(prefix='')
+                 last_gamma=False, **kwargs):
+        super().__init__(**{'prefix': '', **kwargs})
         norm = norm or norm_factory()
         self.bottleneck = len(widths) == 2
         if self.bottleneck:
@@ -89,6 +90,27 @@ class BlockV1b(nn.HybridBlock):
         return F.Activation(out + residual, act_type='relu')
 
 
+class BasicBlockV1b(BlockV1b):
+    """GluonCV's BasicBlockV1b: 3x3-3x3 at `planes` channels, `strides` and `dilation` on the first conv."""
+    expansion = 1
+
+    def __init__(self, planes, strides=1, dilation=1, downsample=None, previous_dilation=1, norm_layer=None,
+                 norm_kwargs=None, **kwargs):
+        kwargs.pop('last_gamma', None)  # GluonCV's ResNetV1b hands it to every block; a basic block has no use for it
+        super().__init__((planes,), planes, strides, downsample, dilation, previous_dilation,
+                         norm_factory(norm_layer, norm_kwargs), **kwargs)
+
+
+class BottleneckV1b(BlockV1b):
+    """GluonCV's BottleneckV1b: 1x1-3x3-1x1 at `planes` inner channels, 4 x `planes` out, the stride on the 3x3."""
+    expansion = 4
+
+    def __init__(self, planes, strides=1, dilation=1, downsample=None, previous_dilation=1, norm_layer=None,
+                 norm_kwargs=None, last_gamma=False, **kwargs):
+        super().__init__((planes, planes), planes * 4, strides, downsample, dilation, previous_dilation,
+                         norm_factory(norm_layer, norm_kwargs), last_gamma, **kwargs)
+
+
 def _shortcut(stage, channels, stride, avg_down, norm):
     # GluonCV's `down{stage}_` scope, so the symbol names are its own (`resnetv1d_down1_conv0_weight`)
     seq = nn.HybridSequential(prefix=f'down{stage}_')
@@ -104,40 +126,50 @@ def _shortcut(stage, channels, stride, avg_down, norm):
 _LAYERS = {18: (2, 2, 2, 2), 34: (3, 4, 6, 3), 50: (3, 4, 6, 3), 101: (3, 4, 23, 3), 152: (3, 8, 36, 3)}
 
 
-def standard_widths(depth, deep_stem=False, stem_width=32):
-    """The widths table (_resnetv1b_pruned.py's layout) of the unpruned net of `depth`."""
-    bottleneck = depth >= 50
+def standard_widths(layers, bottleneck, deep_stem=False, stem_width=32):
+    """The widths table (_resnetv1b_pruned.py's layout) of the unpruned net of `layers` blocks a stage."""
     stages = []
-    for i, n in enumerate(_LAYERS[depth]):
+    for i, n in enumerate(layers):
         planes = 64 * 2 ** i
         stages.append((planes * 4 if bottleneck else planes, ((planes, planes) if bottleneck else (planes,),) * n))
     return {'stem': (stem_width, stem_width, stem_width * 2) if deep_stem else (64,), 'stages': tuple(stages)}
 
 
-def _check_table(table, depth, deep_stem):
+def _check_table(table, layers, bottleneck, deep_stem):
     blocks = [len(b) for _, b in table['stages']]
     inner = {len(w) for _, b in table['stages'] for w in b}
-    if len(table['stem']) != (3 if deep_stem else 1) or blocks != list(_LAYERS[depth]) or \
-            inner != {2 if depth >= 50 else 1}:
-        raise ValueError(f'the widths table (stem {table["stem"]}, blocks {blocks}) does not fit a ResNet-{depth} '
-                         f'with deep_stem={deep_stem}')
+    if len(table['stem']) != (3 if deep_stem else 1) or blocks != list(layers) or inner != {2 if bottleneck else 1}:
+        raise ValueError(f'the widths table (stem {table["stem"]}, blocks {blocks}) does not fit a ResNet V1b of '
+                         f'{list(layers)} {"bottleneck" if bottleneck else "basic"} blocks with deep_stem={deep_stem}')
+
+
+def blocks_of(depth):
+    """(block class, blocks a stage) of the standard ResNet V1b of `depth`."""
+    if depth not in _LAYERS:
+        raise ValueError(f'ResNetV1b depth {depth!r} is not one of {sorted(_LAYERS)}')
+    return (BottleneckV1b if depth >= 50 else BasicBlockV1b), list(_LAYERS[depth])
 
 
 class ResNetV1b(Classifier):
-    """ResNet V1b of `depth`; `deep_stem` (V1c/d/e/s) with `stem_width`, `avg_down` (V1d/e); `widths` (a table of
-    _resnetv1b_pruned.py) gives every conv its width. `dilated` keeps layer3 and layer4 at stride 8 with dilated
-    convs (GluonCV's segmentation backbones); `norm_layer(in_channels=C, **norm_kwargs)` makes every norm layer."""
+    """GluonCV's ResNet V1b: `layers` blocks a stage of `block` (BasicBlockV1b or BottleneckV1b); `deep_stem`
+    (V1c/d/e/s) with `stem_width`, `avg_down` (V1d/e); `widths` (a table of _resnetv1b_pruned.py) gives every conv
+    its width. `dilated` keeps layer3 and layer4 at stride 8 with dilated convs (GluonCV's segmentation backbones);
+    `norm_layer(in_channels=C, **norm_kwargs)` makes every norm layer. `name_prefix` None (the default) names the
+    parameters Gluon's way (`resnetv1b0_...`); GluonCV's files load by structural names either way."""
     head_name = 'fc'
 
-    def __init__(self, depth, classes=1000, deep_stem=False, stem_width=32, avg_down=False, in_channels=3,
-                 final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None, last_gamma=False,
-                 use_global_stats=False, widths=None, **kwargs):
+    def __init__(self, block, layers, classes=1000, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
+                 last_gamma=False, deep_stem=False, stem_width=32, avg_down=False, final_drop=0.0,
+                 use_global_stats=False, name_prefix=None, in_channels=3, widths=None, **kwargs):
+        if name_prefix is not None:
+            kwargs['prefix'] = name_prefix
         super().__init__(**kwargs)
-        if depth not in _LAYERS:
-            raise ValueError(f'ResNetV1b depth {depth!r} is not one of {sorted(_LAYERS)}')
-        bottleneck = depth >= 50
-        table = widths or standard_widths(depth, deep_stem, stem_width)
-        _check_table(table, depth, deep_stem)
+        if block not in (BasicBlockV1b, BottleneckV1b) or len(layers) != 4:
+            raise BadInputError(f'ResNetV1b takes block BasicBlockV1b or BottleneckV1b and 4 stages of layers, not '
+                                f'{getattr(block, "__name__", block)} and {list(layers)}')
+        bottleneck = block is BottleneckV1b
+        table = widths or standard_widths(layers, bottleneck, deep_stem, stem_width)
+        _check_table(table, layers, bottleneck, deep_stem)
         norm = norm_factory(norm_layer, norm_kwargs, use_global_stats)
         self.in_channels = in_channels
         stem = table['stem']
@@ -156,8 +188,10 @@ class ResNetV1b(Classifier):
             for i, (out, blocks) in enumerate(table['stages']):
                 dilation = (1, 1, 2, 4)[i] if dilated else 1
                 stride = 1 if i == 0 or dilation > 1 else 2
-                # GluonCV places shortcuts by the unpruned widths: in every stage but a basic-block net's first
-                down = _shortcut(i + 1, out, stride, avg_down, norm) if i or bottleneck else None
+                # GluonCV places shortcuts by the unpruned widths: where the stride or the channels change, so in
+                # every stage but a basic-block net's first on a 64-channel stem
+                changes = i or bottleneck or (deep_stem and stem_width * 2 != 64)
+                down = _shortcut(i + 1, out, stride, avg_down, norm) if changes else None
                 layer = nn.HybridSequential(prefix=f'layers{i + 1}_')
                 with layer.name_scope():
                     for j, inner in enumerate(blocks):
@@ -200,7 +234,7 @@ class ActionRecResNetV1b(ResNetV1b):
     head_name = 'output'
 
     def __init__(self, depth, classes=400, num_segments=1, num_crop=1, in_channels=3, **kwargs):
-        super().__init__(depth, classes, in_channels=in_channels, final_drop=0.5, **kwargs)
+        super().__init__(*blocks_of(depth), classes, in_channels=in_channels, final_drop=0.5, **kwargs)
         self.frames = num_segments * num_crop
 
     def _head(self, classes, in_units):
@@ -294,182 +328,182 @@ def _pruned(name):
 def resnet18_v1b(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                  last_gamma=False, use_global_stats=False):
     """ResNet-18 V1b (arXiv:1812.01187)."""
-    return ResNetV1b(18, **locals())
+    return ResNetV1b(*blocks_of(18), **locals())
 
 
 @register_model(weights=_weights('resnet34_v1b'), **_REG)
 def resnet34_v1b(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                  last_gamma=False, use_global_stats=False):
     """ResNet-34 V1b (arXiv:1812.01187)."""
-    return ResNetV1b(34, **locals())
+    return ResNetV1b(*blocks_of(34), **locals())
 
 
 @register_model(weights=_weights('resnet50_v1b'), **_REG)
 def resnet50_v1b(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                  last_gamma=False, use_global_stats=False):
     """ResNet-50 V1b (arXiv:1812.01187)."""
-    return ResNetV1b(50, **locals())
+    return ResNetV1b(*blocks_of(50), **locals())
 
 
 @register_model(weights=_weights('resnet101_v1b'), **_REG)
 def resnet101_v1b(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                   last_gamma=False, use_global_stats=False):
     """ResNet-101 V1b (arXiv:1812.01187)."""
-    return ResNetV1b(101, **locals())
+    return ResNetV1b(*blocks_of(101), **locals())
 
 
 @register_model(weights=_weights('resnet152_v1b'), **_REG)
 def resnet152_v1b(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                   last_gamma=False, use_global_stats=False):
     """ResNet-152 V1b (arXiv:1812.01187)."""
-    return ResNetV1b(152, **locals())
+    return ResNetV1b(*blocks_of(152), **locals())
 
 
 @register_model(weights=_weights('resnet50_v1b_gn', _GN_PAPER), **_REG)
 def resnet50_v1b_gn(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_kwargs=None, last_gamma=False,
                     use_global_stats=False):
     """ResNet-50 V1b with GroupNorm (arXiv:1803.08494)."""
-    return ResNetV1b(50, norm_layer=GroupNorm, **locals())
+    return ResNetV1b(*blocks_of(50), norm_layer=GroupNorm, **locals())
 
 
 @register_model(**_REG)
 def resnet101_v1b_gn(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_kwargs=None, last_gamma=False,
                      use_global_stats=False):
     """ResNet-101 V1b with GroupNorm (arXiv:1803.08494)."""
-    return ResNetV1b(101, norm_layer=GroupNorm, **locals())
+    return ResNetV1b(*blocks_of(101), norm_layer=GroupNorm, **locals())
 
 
 @register_model(weights=_weights('resnet50_v1c'), **_REG)
 def resnet50_v1c(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                  last_gamma=False, use_global_stats=False):
     """ResNet-50 V1c (arXiv:1812.01187)."""
-    return ResNetV1b(50, **_VARIANTS['c'], **locals())
+    return ResNetV1b(*blocks_of(50), **_VARIANTS['c'], **locals())
 
 
 @register_model(weights=_weights('resnet101_v1c'), **_REG)
 def resnet101_v1c(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                   last_gamma=False, use_global_stats=False):
     """ResNet-101 V1c (arXiv:1812.01187)."""
-    return ResNetV1b(101, **_VARIANTS['c'], **locals())
+    return ResNetV1b(*blocks_of(101), **_VARIANTS['c'], **locals())
 
 
 @register_model(weights=_weights('resnet152_v1c'), **_REG)
 def resnet152_v1c(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                   last_gamma=False, use_global_stats=False):
     """ResNet-152 V1c (arXiv:1812.01187)."""
-    return ResNetV1b(152, **_VARIANTS['c'], **locals())
+    return ResNetV1b(*blocks_of(152), **_VARIANTS['c'], **locals())
 
 
 @register_model(weights=_weights('resnet50_v1d'), **_REG)
 def resnet50_v1d(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                  last_gamma=False, use_global_stats=False):
     """ResNet-50 V1d (arXiv:1812.01187)."""
-    return ResNetV1b(50, **_VARIANTS['d'], **locals())
+    return ResNetV1b(*blocks_of(50), **_VARIANTS['d'], **locals())
 
 
 @register_model(weights=_weights('resnet101_v1d'), **_REG)
 def resnet101_v1d(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                   last_gamma=False, use_global_stats=False):
     """ResNet-101 V1d (arXiv:1812.01187)."""
-    return ResNetV1b(101, **_VARIANTS['d'], **locals())
+    return ResNetV1b(*blocks_of(101), **_VARIANTS['d'], **locals())
 
 
 @register_model(weights=_weights('resnet152_v1d'), **_REG)
 def resnet152_v1d(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                   last_gamma=False, use_global_stats=False):
     """ResNet-152 V1d (arXiv:1812.01187)."""
-    return ResNetV1b(152, **_VARIANTS['d'], **locals())
+    return ResNetV1b(*blocks_of(152), **_VARIANTS['d'], **locals())
 
 
 @register_model(**_REG)
 def resnet50_v1e(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                  last_gamma=False, use_global_stats=False):
     """ResNet-50 V1e (arXiv:1812.01187)."""
-    return ResNetV1b(50, **_VARIANTS['e'], **locals())
+    return ResNetV1b(*blocks_of(50), **_VARIANTS['e'], **locals())
 
 
 @register_model(**_REG)
 def resnet101_v1e(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                   last_gamma=False, use_global_stats=False):
     """ResNet-101 V1e (arXiv:1812.01187)."""
-    return ResNetV1b(101, **_VARIANTS['e'], **locals())
+    return ResNetV1b(*blocks_of(101), **_VARIANTS['e'], **locals())
 
 
 @register_model(**_REG)
 def resnet152_v1e(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                   last_gamma=False, use_global_stats=False):
     """ResNet-152 V1e (arXiv:1812.01187)."""
-    return ResNetV1b(152, **_VARIANTS['e'], **locals())
+    return ResNetV1b(*blocks_of(152), **_VARIANTS['e'], **locals())
 
 
 @register_model(weights=_weights('resnet50_v1s'), **_REG)
 def resnet50_v1s(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                  last_gamma=False, use_global_stats=False):
     """ResNet-50 V1s (arXiv:1812.01187)."""
-    return ResNetV1b(50, **_VARIANTS['s'], **locals())
+    return ResNetV1b(*blocks_of(50), **_VARIANTS['s'], **locals())
 
 
 @register_model(weights=_weights('resnet101_v1s'), **_REG)
 def resnet101_v1s(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                   last_gamma=False, use_global_stats=False):
     """ResNet-101 V1s (arXiv:1812.01187)."""
-    return ResNetV1b(101, **_VARIANTS['s'], **locals())
+    return ResNetV1b(*blocks_of(101), **_VARIANTS['s'], **locals())
 
 
 @register_model(weights=_weights('resnet152_v1s'), **_REG)
 def resnet152_v1s(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm, norm_kwargs=None,
                   last_gamma=False, use_global_stats=False):
     """ResNet-152 V1s (arXiv:1812.01187)."""
-    return ResNetV1b(152, **_VARIANTS['s'], **locals())
+    return ResNetV1b(*blocks_of(152), **_VARIANTS['s'], **locals())
 
 
 @register_model('resnet18_v1b_0.89', weights=_weights('resnet18_v1b_0.89'), **_REG)
 def resnet18_v1b_0_89(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm,
                       norm_kwargs=None, last_gamma=False, use_global_stats=False):
     """ResNet-18 V1b pruned by GluonCV (resnet18_v1b_2.6x; arXiv:1812.01187)."""
-    return ResNetV1b(18, **_pruned('resnet18_v1b_0.89'), **locals())
+    return ResNetV1b(*blocks_of(18), **_pruned('resnet18_v1b_0.89'), **locals())
 
 
 @register_model('resnet50_v1d_0.86', weights=_weights('resnet50_v1d_0.86'), **_REG)
 def resnet50_v1d_0_86(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm,
                       norm_kwargs=None, last_gamma=False, use_global_stats=False):
     """ResNet-50 V1d pruned by GluonCV (resnet50_v1d_1.8x; arXiv:1812.01187)."""
-    return ResNetV1b(50, **_VARIANTS['d'], **_pruned('resnet50_v1d_0.86'), **locals())
+    return ResNetV1b(*blocks_of(50), **_VARIANTS['d'], **_pruned('resnet50_v1d_0.86'), **locals())
 
 
 @register_model('resnet50_v1d_0.48', weights=_weights('resnet50_v1d_0.48'), **_REG)
 def resnet50_v1d_0_48(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm,
                       norm_kwargs=None, last_gamma=False, use_global_stats=False):
     """ResNet-50 V1d pruned by GluonCV (resnet50_v1d_3.6x; arXiv:1812.01187)."""
-    return ResNetV1b(50, **_VARIANTS['d'], **_pruned('resnet50_v1d_0.48'), **locals())
+    return ResNetV1b(*blocks_of(50), **_VARIANTS['d'], **_pruned('resnet50_v1d_0.48'), **locals())
 
 
 @register_model('resnet50_v1d_0.37', weights=_weights('resnet50_v1d_0.37'), **_REG)
 def resnet50_v1d_0_37(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm,
                       norm_kwargs=None, last_gamma=False, use_global_stats=False):
     """ResNet-50 V1d pruned by GluonCV (resnet50_v1d_5.9x; arXiv:1812.01187)."""
-    return ResNetV1b(50, **_VARIANTS['d'], **_pruned('resnet50_v1d_0.37'), **locals())
+    return ResNetV1b(*blocks_of(50), **_VARIANTS['d'], **_pruned('resnet50_v1d_0.37'), **locals())
 
 
 @register_model('resnet50_v1d_0.11', weights=_weights('resnet50_v1d_0.11'), **_REG)
 def resnet50_v1d_0_11(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm,
                       norm_kwargs=None, last_gamma=False, use_global_stats=False):
     """ResNet-50 V1d pruned by GluonCV (resnet50_v1d_8.8x; arXiv:1812.01187)."""
-    return ResNetV1b(50, **_VARIANTS['d'], **_pruned('resnet50_v1d_0.11'), **locals())
+    return ResNetV1b(*blocks_of(50), **_VARIANTS['d'], **_pruned('resnet50_v1d_0.11'), **locals())
 
 
 @register_model('resnet101_v1d_0.76', weights=_weights('resnet101_v1d_0.76'), **_REG)
 def resnet101_v1d_0_76(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm,
                        norm_kwargs=None, last_gamma=False, use_global_stats=False):
     """ResNet-101 V1d pruned by GluonCV (resnet101_v1d_1.9x; arXiv:1812.01187)."""
-    return ResNetV1b(101, **_VARIANTS['d'], **_pruned('resnet101_v1d_0.76'), **locals())
+    return ResNetV1b(*blocks_of(101), **_VARIANTS['d'], **_pruned('resnet101_v1d_0.76'), **locals())
 
 
 @register_model('resnet101_v1d_0.73', weights=_weights('resnet101_v1d_0.73'), **_REG)
 def resnet101_v1d_0_73(classes=1000, in_channels=3, final_drop=0.0, dilated=False, norm_layer=BatchNorm,
                        norm_kwargs=None, last_gamma=False, use_global_stats=False):
     """ResNet-101 V1d pruned by GluonCV (resnet101_v1d_2.2x; arXiv:1812.01187)."""
-    return ResNetV1b(101, **_VARIANTS['d'], **_pruned('resnet101_v1d_0.73'), **locals())
+    return ResNetV1b(*blocks_of(101), **_VARIANTS['d'], **_pruned('resnet101_v1d_0.73'), **locals())
 
 
 @register_model(**_CUSTOM)

@@ -133,26 +133,41 @@ class AtInputSize(nn.HybridBlock):
         return self.net._scores(F, x, x)[0]
 
 
-class SegBaseModel(Segmenter):
-    """A dilated body (stride 8; layer3 and layer4 of registered classifier `backbone`, built with `dilated=True`),
-    whose `head` and, with `aux`, `auxlayer` a subclass sets. `classes` is a count or the class names;
-    `base_size` / `crop_size` are what GluonCV's multi-scale evaluation reads; outputs are resized to
-    `height` x `width` (default the crop)."""
+#: GluonCV's backbone names (its segbase.get_backbone) -> the registered classifiers they are; registered names
+#: (resnet50_v1s, resnest101, ...) are taken as they are
+GLUONCV_BACKBONES = {'resnet18': 'resnet18_v1b', 'resnet34': 'resnet34_v1b', 'resnet50': 'resnet50_v1s',
+                     'resnet101': 'resnet101_v1s', 'resnet152': 'resnet152_v1s'}
 
-    def __init__(self, backbone, classes, aux=True, pretrained_base=True, base_size=520, crop_size=480, height=None,
-                 width=None, norm_layer=nn.BatchNorm, norm_kwargs=None, **kwargs):
+
+class SegBaseModel(Segmenter):
+    """GluonCV's SegBaseModel: a dilated body (stride 8; layer3 and layer4 of classifier `backbone`, GluonCV's name
+    or a registered one, built with `dilated=True`), whose `head` and, with `aux`, `auxlayer` a subclass sets.
+    `nclass` is a count or the class names; `base_size` / `crop_size` are what GluonCV's multi-scale evaluation
+    reads; outputs are resized to `height` x `width` (default the crop)."""
+
+    def __init__(self, nclass, aux, backbone='resnet50', height=None, width=None, base_size=520, crop_size=480,
+                 pretrained_base=True, norm_layer=nn.BatchNorm, norm_kwargs=None, **kwargs):
         super().__init__(**kwargs)
-        names = class_names(classes)
-        self.classes = names if not isinstance(classes, int) else None
+        names = class_names(nclass)
+        self.classes = names if not isinstance(nclass, int) else None
         self.nclass, self.aux = len(names), aux
         self.base_size, self.crop_size = base_size, crop_size
         self._up_kwargs = {'height': height or crop_size, 'width': width or crop_size}
-        body = get_backbone(backbone, pretrained=pretrained_base, out_indices=('layer3', 'layer4'), dilated=True,
-                            norm_layer=norm_layer, norm_kwargs=norm_kwargs)
+        body = get_backbone(GLUONCV_BACKBONES.get(backbone, backbone), pretrained=pretrained_base,
+                            out_indices=('layer3', 'layer4'), dilated=True, norm_layer=norm_layer,
+                            norm_kwargs=norm_kwargs)
         blocks = [block for stage in body.stages for block in stage]
         with self.name_scope():
             self.conv1, self.bn1, self.relu, self.maxpool, self.layer1, self.layer2, self.layer3, self.layer4 = blocks
         self.body_channels = body.channels  # (layer3, layer4)
+
+    def initialize_heads(self, ctx=None):
+        """What GluonCV's constructors do to the heads: initialize them (on `ctx`) with 10x the learning rate. The
+        registered builders leave this to the user (`get_model` returns the net uninitialized, for the user's
+        `initialize`)."""
+        for head in (self.head, self.auxlayer) if self.aux else (self.head,):
+            head.initialize(ctx=ctx)
+            head.collect_params().setattr('lr_mult', 10)
 
     def base_forward(self, x):
         """(layer3, layer4) feature maps, both at stride 8."""
@@ -167,6 +182,13 @@ class SegBaseModel(Segmenter):
         if self.aux:
             outputs.append(resize_to(F, self.auxlayer(c3), size))
         return tuple(outputs)
+
+
+def build(cls, backbone, options):
+    """A registered builder's net: `cls` on `backbone` with the builder's own arguments (its `locals()`: `classes`
+    is GluonCV's `nclass`), heads left uninitialized."""
+    options = dict(options)
+    return cls(options.pop('classes'), backbone, init_heads=False, **options)
 
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------

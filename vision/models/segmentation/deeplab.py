@@ -14,7 +14,7 @@ from mxnet.gluon.nn import BatchNorm
 
 from ....registry import register_model
 from ...meta import ADE20K, CITYSCAPES, VOC_SEGMENTATION
-from .base import REG, ASPPPooling, FCNHead, SegBaseModel, conv_bn_relu, norm, seg_weights
+from .base import REG, ASPPPooling, FCNHead, SegBaseModel, build, conv_bn_relu, norm, seg_weights
 
 RATES = (12, 24, 36)
 
@@ -61,13 +61,17 @@ class DeepLabHead(nn.HybridBlock):
 class DeepLabV3(SegBaseModel):
     """GluonCV's DeepLabV3: the ASPP head on the dilated body's last map, the FCN head as auxiliary."""
 
-    def __init__(self, backbone, classes, aux=True, norm_layer=BatchNorm, norm_kwargs=None, **kwargs):
-        super().__init__(backbone, classes, aux, norm_layer=norm_layer, norm_kwargs=norm_kwargs, **kwargs)
+    def __init__(self, nclass, backbone='resnet50', aux=True, ctx=None, pretrained_base=True, base_size=520,
+                 crop_size=480, norm_layer=BatchNorm, norm_kwargs=None, init_heads=True, **kwargs):
+        super().__init__(nclass, aux, backbone, base_size=base_size, crop_size=crop_size,
+                         pretrained_base=pretrained_base, norm_layer=norm_layer, norm_kwargs=norm_kwargs, **kwargs)
         c3, c4 = self.body_channels
         with self.name_scope():
             self.head = DeepLabHead(c4, self.nclass, norm_layer, norm_kwargs)
             if aux:
                 self.auxlayer = FCNHead(c3, self.nclass, norm_layer, norm_kwargs)
+        if init_heads:
+            self.initialize_heads(ctx)
 
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
@@ -103,81 +107,81 @@ def _weights(arch):
 def deeplab_resnet101_voc(classes=VOC_SEGMENTATION, pretrained_base=True, aux=True, base_size=520, crop_size=480,
                           height=None, width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """DeepLabV3, dilated ResNet-101 V1s, Pascal VOC (arXiv:1706.05587)."""
-    return DeepLabV3('resnet101_v1s', **locals())
+    return build(DeepLabV3, 'resnet101_v1s', locals())
 
 
 @register_model(weights=_weights('deeplab_resnet152_voc'), **REG)
 def deeplab_resnet152_voc(classes=VOC_SEGMENTATION, pretrained_base=True, aux=True, base_size=520, crop_size=480,
                           height=None, width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """DeepLabV3, dilated ResNet-152 V1s, Pascal VOC (arXiv:1706.05587)."""
-    return DeepLabV3('resnet152_v1s', **locals())
+    return build(DeepLabV3, 'resnet152_v1s', locals())
 
 
 @register_model(weights=_weights('deeplab_resnet101_coco'), **REG)
 def deeplab_resnet101_coco(classes=VOC_SEGMENTATION, pretrained_base=True, aux=True, base_size=520, crop_size=480,
                            height=None, width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """DeepLabV3, dilated ResNet-101 V1s, COCO's VOC classes (arXiv:1706.05587)."""
-    return DeepLabV3('resnet101_v1s', **locals())
+    return build(DeepLabV3, 'resnet101_v1s', locals())
 
 
 @register_model(weights=_weights('deeplab_resnet152_coco'), **REG)
 def deeplab_resnet152_coco(classes=VOC_SEGMENTATION, pretrained_base=True, aux=True, base_size=520, crop_size=480,
                            height=None, width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """DeepLabV3, dilated ResNet-152 V1s, COCO's VOC classes (arXiv:1706.05587)."""
-    return DeepLabV3('resnet152_v1s', **locals())
+    return build(DeepLabV3, 'resnet152_v1s', locals())
 
 
 @register_model(weights=_weights('deeplab_resnet50_ade'), **REG)
 def deeplab_resnet50_ade(classes=ADE20K, pretrained_base=True, aux=True, base_size=520, crop_size=480, height=None,
                          width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """DeepLabV3, dilated ResNet-50 V1s, ADE20K (arXiv:1706.05587)."""
-    return DeepLabV3('resnet50_v1s', **locals())
+    return build(DeepLabV3, 'resnet50_v1s', locals())
 
 
 @register_model(weights=_weights('deeplab_resnet101_ade'), **REG)
 def deeplab_resnet101_ade(classes=ADE20K, pretrained_base=True, aux=True, base_size=520, crop_size=480, height=None,
                           width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """DeepLabV3, dilated ResNet-101 V1s, ADE20K (arXiv:1706.05587)."""
-    return DeepLabV3('resnet101_v1s', **locals())
+    return build(DeepLabV3, 'resnet101_v1s', locals())
 
 
 @register_model(weights=_weights('deeplab_resnet50_citys'), **REG)
 def deeplab_resnet50_citys(classes=CITYSCAPES, pretrained_base=True, aux=True, base_size=520, crop_size=480,
                            height=None, width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """DeepLabV3, dilated ResNet-50 V1s, Cityscapes (arXiv:1706.05587)."""
-    return DeepLabV3('resnet50_v1s', **locals())
+    return build(DeepLabV3, 'resnet50_v1s', locals())
 
 
 @register_model(weights=_weights('deeplab_resnet101_citys'), **REG)
 def deeplab_resnet101_citys(classes=CITYSCAPES, pretrained_base=True, aux=True, base_size=520, crop_size=480,
                             height=None, width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """DeepLabV3, dilated ResNet-101 V1s, Cityscapes (arXiv:1706.05587)."""
-    return DeepLabV3('resnet101_v1s', **locals())
+    return build(DeepLabV3, 'resnet101_v1s', locals())
 
 
 @register_model(weights=_weights('deeplab_resnest50_ade'), **REG)
 def deeplab_resnest50_ade(classes=ADE20K, pretrained_base=True, aux=True, base_size=520, crop_size=480, height=None,
                           width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """DeepLabV3, dilated ResNeSt-50, ADE20K (arXiv:2004.08955)."""
-    return DeepLabV3('resnest50', **locals())
+    return build(DeepLabV3, 'resnest50', locals())
 
 
 @register_model(weights=_weights('deeplab_resnest101_ade'), **REG)
 def deeplab_resnest101_ade(classes=ADE20K, pretrained_base=True, aux=True, base_size=520, crop_size=480, height=None,
                            width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """DeepLabV3, dilated ResNeSt-101, ADE20K (arXiv:2004.08955)."""
-    return DeepLabV3('resnest101', **locals())
+    return build(DeepLabV3, 'resnest101', locals())
 
 
 @register_model(weights=_weights('deeplab_resnest200_ade'), **REG)
 def deeplab_resnest200_ade(classes=ADE20K, pretrained_base=True, aux=True, base_size=520, crop_size=480, height=None,
                            width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """DeepLabV3, dilated ResNeSt-200, ADE20K (arXiv:2004.08955)."""
-    return DeepLabV3('resnest200', **locals())
+    return build(DeepLabV3, 'resnest200', locals())
 
 
 @register_model(weights=_weights('deeplab_resnest269_ade'), **REG)
 def deeplab_resnest269_ade(classes=ADE20K, pretrained_base=True, aux=True, base_size=520, crop_size=480, height=None,
                            width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """DeepLabV3, dilated ResNeSt-269, ADE20K (arXiv:2004.08955)."""
-    return DeepLabV3('resnest269', **locals())
+    return build(DeepLabV3, 'resnest269', locals())

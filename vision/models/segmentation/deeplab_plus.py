@@ -106,11 +106,15 @@ class DeepLabWV3Plus(Segmenter):
     are plain, as GluonCV's body ignores `norm_layer`) and the DeepLabV3+ decoder `head` (which takes
     `norm_layer` / `norm_kwargs`)."""
 
-    def __init__(self, classes, base_size=520, crop_size=480, height=None, width=None, norm_layer=BatchNorm,
-                 norm_kwargs=None, **kwargs):
+    def __init__(self, nclass, backbone='wideresnet', aux=False, ctx=None, pretrained_base=True, height=None,
+                 width=None, base_size=520, crop_size=480, dilated=True, norm_layer=BatchNorm, norm_kwargs=None,
+                 init_heads=True, **kwargs):
+        # backbone, aux, pretrained_base and dilated are GluonCV's arguments, which its class ignores too: the body
+        # is always the dilated Wider ResNet-38 (no ImageNet file published), with no auxiliary head
+        del backbone, aux, pretrained_base, dilated
         super().__init__(**kwargs)
-        names = class_names(classes)
-        self.classes = names if not isinstance(classes, int) else None
+        names = class_names(nclass)
+        self.classes = names if not isinstance(nclass, int) else None
         self.nclass = len(names)
         self.base_size, self.crop_size = base_size, crop_size
         self._up_kwargs = {'height': height or crop_size, 'width': width or crop_size}
@@ -128,6 +132,8 @@ class DeepLabWV3Plus(Segmenter):
                     in_channels = channels[-1]
                 setattr(self, f'mod{i + 2}', mod)
             self.head = DecoderHead(self.nclass, in_channels, _STAGES[0][0][-1], norm_layer, norm_kwargs)
+        if init_heads:
+            self.initialize(ctx=ctx)  # GluonCV's constructor initializes body and head alike
 
     def _scores(self, F, x, size):
         m2 = self.mod2(self.pool2(self.mod1(x)))
@@ -153,4 +159,5 @@ def deeplab_v3b_plus_wideresnet_citys(classes=CITYSCAPES, pretrained_base=True, 
         raise ValueError('deeplab_v3b_plus_wideresnet_citys has no auxiliary head: aux=True is not an option '
                          '(GluonCV ignores it)')
     del pretrained_base  # GluonCV's option, and as there a no-op: it publishes no ImageNet Wider ResNet-38
-    return DeepLabWV3Plus(classes, base_size, crop_size, height, width, norm_layer, norm_kwargs)
+    return DeepLabWV3Plus(classes, height=height, width=width, base_size=base_size, crop_size=crop_size,
+                          norm_layer=norm_layer, norm_kwargs=norm_kwargs, init_heads=False)

@@ -6,20 +6,24 @@ from mxnet.gluon.nn import BatchNorm
 
 from ....registry import register_model
 from ...meta import ADE20K, VOC_SEGMENTATION
-from .base import REG, FCNHead, SegBaseModel, seg_weights
+from .base import REG, FCNHead, SegBaseModel, build, seg_weights
 
 
 # -- model --------------------------------------------------------------------------------------------------------
 class FCN(SegBaseModel):
     """FCN-8s-style dense scores: GluonCV's FCN, the FCN head on the dilated body's last map."""
 
-    def __init__(self, backbone, classes, aux=True, norm_layer=BatchNorm, norm_kwargs=None, **kwargs):
-        super().__init__(backbone, classes, aux, norm_layer=norm_layer, norm_kwargs=norm_kwargs, **kwargs)
+    def __init__(self, nclass, backbone='resnet50', aux=True, ctx=None, pretrained_base=True, base_size=520,
+                 crop_size=480, norm_layer=BatchNorm, norm_kwargs=None, init_heads=True, **kwargs):
+        super().__init__(nclass, aux, backbone, base_size=base_size, crop_size=crop_size,
+                         pretrained_base=pretrained_base, norm_layer=norm_layer, norm_kwargs=norm_kwargs, **kwargs)
         c3, c4 = self.body_channels
         with self.name_scope():
             self.head = FCNHead(c4, self.nclass, norm_layer, norm_kwargs)
             if aux:
                 self.auxlayer = FCNHead(c3, self.nclass, norm_layer, norm_kwargs)
+        if init_heads:
+            self.initialize_heads(ctx)
 
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
@@ -44,32 +48,32 @@ def _weights(arch):
 def fcn_resnet50_voc(classes=VOC_SEGMENTATION, pretrained_base=True, aux=True, base_size=520, crop_size=480,
                      height=None, width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """FCN, dilated ResNet-50 V1s, Pascal VOC (arXiv:1411.4038)."""
-    return FCN('resnet50_v1s', **locals())
+    return build(FCN, 'resnet50_v1s', locals())
 
 
 @register_model(weights=_weights('fcn_resnet101_voc'), **REG)
 def fcn_resnet101_voc(classes=VOC_SEGMENTATION, pretrained_base=True, aux=True, base_size=520, crop_size=480,
                       height=None, width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """FCN, dilated ResNet-101 V1s, Pascal VOC (arXiv:1411.4038)."""
-    return FCN('resnet101_v1s', **locals())
+    return build(FCN, 'resnet101_v1s', locals())
 
 
 @register_model(weights=_weights('fcn_resnet101_coco'), **REG)
 def fcn_resnet101_coco(classes=VOC_SEGMENTATION, pretrained_base=True, aux=True, base_size=520, crop_size=480,
                        height=None, width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """FCN, dilated ResNet-101 V1s, COCO's VOC classes (arXiv:1411.4038)."""
-    return FCN('resnet101_v1s', **locals())
+    return build(FCN, 'resnet101_v1s', locals())
 
 
 @register_model(weights=_weights('fcn_resnet50_ade'), **REG)
 def fcn_resnet50_ade(classes=ADE20K, pretrained_base=True, aux=True, base_size=520, crop_size=480, height=None,
                      width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """FCN, dilated ResNet-50 V1s, ADE20K (arXiv:1411.4038)."""
-    return FCN('resnet50_v1s', **locals())
+    return build(FCN, 'resnet50_v1s', locals())
 
 
 @register_model(weights=_weights('fcn_resnet101_ade'), **REG)
 def fcn_resnet101_ade(classes=ADE20K, pretrained_base=True, aux=True, base_size=520, crop_size=480, height=None,
                       width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """FCN, dilated ResNet-101 V1s, ADE20K (arXiv:1411.4038)."""
-    return FCN('resnet101_v1s', **locals())
+    return build(FCN, 'resnet101_v1s', locals())

@@ -12,7 +12,7 @@ from mxnet.gluon.nn import BatchNorm
 
 from ....registry import register_model
 from ...meta import ADE20K, CITYSCAPES, VOC_SEGMENTATION
-from .base import REG, FCNHead, SegBaseModel, conv_bn_relu, norm, resize_like, seg_weights
+from .base import REG, FCNHead, SegBaseModel, build, conv_bn_relu, norm, resize_like, seg_weights
 
 BINS = (1, 2, 3, 6)
 
@@ -69,14 +69,18 @@ class PSPNet(SegBaseModel):
     """GluonCV's PSPNet: the pyramid pooling head on the dilated body's last map, the FCN head as auxiliary."""
     fixed_size_graph = True  # the pooling bins' slices are cut for the crop's map
 
-    def __init__(self, backbone, classes, aux=True, norm_layer=BatchNorm, norm_kwargs=None, **kwargs):
-        super().__init__(backbone, classes, aux, norm_layer=norm_layer, norm_kwargs=norm_kwargs, **kwargs)
+    def __init__(self, nclass, backbone='resnet50', aux=True, ctx=None, pretrained_base=True, base_size=520,
+                 crop_size=480, norm_layer=BatchNorm, norm_kwargs=None, init_heads=True, **kwargs):
+        super().__init__(nclass, aux, backbone, base_size=base_size, crop_size=crop_size,
+                         pretrained_base=pretrained_base, norm_layer=norm_layer, norm_kwargs=norm_kwargs, **kwargs)
         c3, c4 = self.body_channels
         size = (self._up_kwargs['height'] // 8, self._up_kwargs['width'] // 8)  # GluonCV's feature map size
         with self.name_scope():
             self.head = PSPHead(c4, self.nclass, size, norm_layer, norm_kwargs)
             if aux:
                 self.auxlayer = FCNHead(c3, self.nclass, norm_layer, norm_kwargs)
+        if init_heads:
+            self.initialize_heads(ctx)
 
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
@@ -102,32 +106,32 @@ def _weights(arch):
 def psp_resnet101_voc(classes=VOC_SEGMENTATION, pretrained_base=True, aux=True, base_size=520, crop_size=480,
                       height=None, width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """PSPNet, dilated ResNet-101 V1s, Pascal VOC (arXiv:1612.01105)."""
-    return PSPNet('resnet101_v1s', **locals())
+    return build(PSPNet, 'resnet101_v1s', locals())
 
 
 @register_model(weights=_weights('psp_resnet101_coco'), **REG)
 def psp_resnet101_coco(classes=VOC_SEGMENTATION, pretrained_base=True, aux=True, base_size=520, crop_size=480,
                        height=None, width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """PSPNet, dilated ResNet-101 V1s, COCO's VOC classes (arXiv:1612.01105)."""
-    return PSPNet('resnet101_v1s', **locals())
+    return build(PSPNet, 'resnet101_v1s', locals())
 
 
 @register_model(weights=_weights('psp_resnet50_ade'), **REG)
 def psp_resnet50_ade(classes=ADE20K, pretrained_base=True, aux=True, base_size=520, crop_size=480, height=None,
                      width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """PSPNet, dilated ResNet-50 V1s, ADE20K (arXiv:1612.01105)."""
-    return PSPNet('resnet50_v1s', **locals())
+    return build(PSPNet, 'resnet50_v1s', locals())
 
 
 @register_model(weights=_weights('psp_resnet101_ade'), **REG)
 def psp_resnet101_ade(classes=ADE20K, pretrained_base=True, aux=True, base_size=520, crop_size=480, height=None,
                       width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """PSPNet, dilated ResNet-101 V1s, ADE20K (arXiv:1612.01105)."""
-    return PSPNet('resnet101_v1s', **locals())
+    return build(PSPNet, 'resnet101_v1s', locals())
 
 
 @register_model(weights=_weights('psp_resnet101_citys'), **REG)
 def psp_resnet101_citys(classes=CITYSCAPES, pretrained_base=True, aux=True, base_size=520, crop_size=480,
                         height=None, width=None, norm_layer=BatchNorm, norm_kwargs=None):
     """PSPNet, dilated ResNet-101 V1s, Cityscapes (arXiv:1612.01105)."""
-    return PSPNet('resnet101_v1s', **locals())
+    return build(PSPNet, 'resnet101_v1s', locals())
