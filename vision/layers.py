@@ -103,17 +103,17 @@ class SEGate(nn.HybridSequential):
 
 
 class DUC(nn.HybridBlock):
-    """Dense upsampling convolution: 3x3 conv (no bias) -> BN -> ReLU -> pixel shuffle by `scale`, so `channels`
-    become channels / scale^2 at scale times the size (GluonCV's nn.block.DUC, whose BatchNorm only turns cuDNN off:
+    """Dense upsampling convolution: 3x3 conv (no bias) -> BN -> ReLU -> pixel shuffle by `upscale_factor`, so
+    `planes` channels become planes / factor^2 at factor times the size (GluonCV's nn.block.DUC, whose BatchNorm only turns cuDNN off:
     the same numbers)."""
 
-    def __init__(self, channels, scale=2, **kwargs):
+    def __init__(self, planes, upscale_factor=2, **kwargs):
         super().__init__(**kwargs)
         with self.name_scope():
-            self.conv = nn.Conv2D(channels, 3, padding=1, use_bias=False)
+            self.conv = nn.Conv2D(planes, 3, padding=1, use_bias=False)
             self.bn = nn.BatchNorm()
             self.relu = nn.Activation('relu')
-            self.pixel_shuffle = PixelShuffle2D(scale)
+            self.pixel_shuffle = PixelShuffle2D(upscale_factor)
 
     def hybrid_forward(self, F, x):
         return self.pixel_shuffle(self.relu(self.bn(self.conv(x))))

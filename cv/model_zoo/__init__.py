@@ -22,20 +22,23 @@ from gluonzoo.vision.models.classification.vgg import VGG
 from gluonzoo.vision.models.classification.xception import Xception65, Xception71
 from gluonzoo.vision.models.detection.ssd.vgg_atrous import (VGGAtrousExtractor, get_vgg_atrous_extractor,
                                                              vgg16_atrous_300, vgg16_atrous_512)
+from gluonzoo.vision.layers import DUC
 from gluonzoo.vision.models.factories import *  # noqa: F401,F403
 from gluonzoo.vision.models.factories import __all__ as _factories
 from gluonzoo.vision.models.functions import *  # noqa: F401,F403
 from gluonzoo.vision.models.functions import FUNCTIONS, get_model, get_model_list, pretrained_model_list
+from gluonzoo.vision.models.pose.mobile_pose import MobilePose
+from gluonzoo.vision.models.pose.simple_pose import SimplePoseResNet
 from gluonzoo.vision.models.segmentation.deeplab import DeepLabV3
 from gluonzoo.vision.models.segmentation.deeplab_plus import DeepLabWV3Plus
 from gluonzoo.vision.models.segmentation.fcn import FCN
 from gluonzoo.vision.models.segmentation.pspnet import PSPNet
 
 __all__ = ['AlexNet', 'BasicBlockV1', 'BasicBlockV1b', 'BasicBlockV2', 'BottleneckV1', 'BottleneckV1b',
-           'BottleneckV2', 'COCODetection', 'DarknetV3',
-           'DeepLabV3', 'DeepLabWV3Plus', 'DenseNet', 'FCN', 'GoogLeNet', 'Inception3', 'MobileNet', 'MobileNetV2',
+           'BottleneckV2', 'COCODetection', 'DUC', 'DarknetV3',
+           'DeepLabV3', 'DeepLabWV3Plus', 'DenseNet', 'FCN', 'GoogLeNet', 'Inception3', 'MobileNet', 'MobileNetV2', 'MobilePose',
            'PSPNet', 'ResNetV1', 'ResNetV1b', 'ResNetV2', 'SE_BasicBlockV1', 'SE_BasicBlockV2', 'SE_BottleneckV1',
-           'SE_BottleneckV2', 'SE_ResNetV1', 'SE_ResNetV2', 'SqueezeNet', 'VGG', 'VGGAtrousExtractor', 'Xception65',
+           'SE_BottleneckV2', 'SE_ResNetV1', 'SE_ResNetV2', 'SimplePoseResNet', 'SqueezeNet', 'VGG', 'VGGAtrousExtractor', 'Xception65',
            'Xception71', 'bbox_iou', 'get_model', 'get_model_file', 'get_model_list', 'get_vgg_atrous_extractor',
            'pretrained_model_list', 'purge', 'vgg16_atrous_300', 'vgg16_atrous_512', *_factories, *sorted(FUNCTIONS)]
 

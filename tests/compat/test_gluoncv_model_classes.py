@@ -1,6 +1,6 @@
 """gluonzoo.cv.model_zoo's model classes with GluonCV's signatures: ResNetV1 / ResNetV2, SE_ResNetV1 / SE_ResNetV2
 and their blocks (thumbnail, last_gamma, use_se, norm_kwargs, custom depths), GoogLeNet, Xception65, DenseNet,
-VGG, DarknetV3, ResNetV1b and its blocks (deep stem, dilated, avg_down), FCN / PSPNet / DeepLabV3 / DeepLabWV3Plus, SSD's VGGAtrousExtractor (batch_norm) and ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
+VGG, DarknetV3, ResNetV1b and its blocks (deep stem, dilated, avg_down), SimplePoseResNet, MobilePose, FCN / PSPNet / DeepLabV3 / DeepLabWV3Plus, SSD's VGGAtrousExtractor (batch_norm) and ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
 imperative and hybridized."""
 import mxnet as mx
 import pytest
@@ -54,6 +54,11 @@ CASES = {
                                    kwargs=dict(classes=4, dilated=True, avg_down=True, deep_stem=True,
                                                last_gamma=True, norm_kwargs={'epsilon': 1e-3}),
                                    input=[1, 3, 32, 32], module='resnetv1b', init=0.1),
+    'simple_pose_resnet18': dict(net='SimplePoseResNet', args=[], kwargs=dict(
+        base_name='resnet18_v1b', num_joints=5, num_deconv_layers=2, num_deconv_filters=[32, 16],
+        num_deconv_kernels=[4, 3], final_conv_kernel=3), input=[1, 3, 64, 48], module='', init=0.1),
+    'mobile_pose_mobilenet': dict(net='MobilePose', args=['mobilenet0.25'], kwargs=dict(num_joints=4),
+                                  input=[1, 3, 64, 64], module='', init=0.1),
     'fcn_resnet50': dict(net='FCN', args=[3], kwargs=dict(backbone='resnet50', pretrained_base=False, crop_size=32),
                          input=[1, 3, 32, 32], module='', init=0.02),
     'psp_resnet50': dict(net='PSPNet', args=[2], kwargs=dict(backbone='resnet50', aux=False, pretrained_base=False,

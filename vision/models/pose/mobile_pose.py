@@ -32,13 +32,17 @@ def mobile_body(backbone, pretrained_base, ctx=None):
 
 # -- model --------------------------------------------------------------------------------------------------------
 class MobilePose(PoseNet):
-    """`features` (stride 32), then a 1x1 conv to 256 channels, DUC 512 / 256 / 128 (each x2) and a 1x1 conv
-    to `num_joints` heatmaps at stride 4."""
+    """GluonCV's MobilePose: the stride-32 `features` of classifier `base_name` (its ImageNet weights with
+    `pretrained_base`, on `pretrained_ctx`), then a 1x1 conv to 256 channels, DUC 512 / 256 / 128 (each x2) and a
+    1x1 conv to `num_joints` heatmaps at stride 4. `base_attrs` is GluonCV's (its ResNets' `features`), which the
+    registered bodies make unneeded: the body is the same whatever it names."""
 
-    def __init__(self, features, num_joints=17, joints=None, **kwargs):
+    def __init__(self, base_name, base_attrs=('features',), num_joints=17, pretrained_base=False,
+                 pretrained_ctx=None, joints=None, **kwargs):
+        del base_attrs
         super().__init__(num_joints, joints, **kwargs)
         with self.name_scope():
-            self.features = features
+            self.features = mobile_body(base_name, pretrained_base, pretrained_ctx)
             self.upsampling = nn.HybridSequential(prefix='upsampling_')
             with self.upsampling.name_scope():
                 self.upsampling.add(nn.Conv2D(256, 1, use_bias=False), DUC(512, 2), DUC(256, 2), DUC(128, 2),
@@ -105,7 +109,8 @@ _REG = dict(task='pose-estimation', protected=('num_joints',), test_input=(1, 3,
 
 
 def _mobile_pose(backbone, num_joints, joints, pretrained_base, pretrained_ctx):
-    return MobilePose(mobile_body(backbone, pretrained_base, pretrained_ctx), num_joints, joints)
+    return MobilePose(backbone, num_joints=num_joints, pretrained_base=pretrained_base,
+                      pretrained_ctx=pretrained_ctx, joints=joints)
 
 
 @register_model(weights=_weights('mobile_pose_resnet18_v1b'), **_REG)

@@ -49,12 +49,15 @@ def resnet_body(backbone, pretrained_base, ctx=None):
 
 
 # -- model --------------------------------------------------------------------------------------------------------
-class SimplePose(PoseNet):
-    """`body` (stride 32), then per entry of `num_deconv_filters` / `num_deconv_kernels` a stride-2 transposed conv
-    -> BN -> ReLU, then a `final_conv_kernel` conv to `num_joints` heatmaps at a quarter of the input size."""
+class SimplePoseResNet(PoseNet):
+    """GluonCV's SimplePoseResNet: the stride-32 body of classifier `base_name` (its ImageNet weights with
+    `pretrained_base`, loaded on `pretrained_ctx`), then per entry of `num_deconv_filters` / `num_deconv_kernels` a
+    stride-2 transposed conv -> BN -> ReLU, then a `final_conv_kernel` conv to `num_joints` heatmaps at a quarter
+    of the input size."""
 
-    def __init__(self, body, num_joints=17, num_deconv_layers=3, num_deconv_filters=(256, 256, 256),
-                 num_deconv_kernels=(4, 4, 4), final_conv_kernel=1, deconv_with_bias=False, joints=None, **kwargs):
+    def __init__(self, base_name='resnet50_v1b', pretrained_base=False, pretrained_ctx=None, num_joints=17,
+                 num_deconv_layers=3, num_deconv_filters=(256, 256, 256), num_deconv_kernels=(4, 4, 4),
+                 final_conv_kernel=1, deconv_with_bias=False, joints=None, **kwargs):
         super().__init__(num_joints, joints, **kwargs)
         filters, kernels = tuple(num_deconv_filters), tuple(num_deconv_kernels)
         if not num_deconv_layers == len(filters) == len(kernels):
@@ -66,7 +69,7 @@ class SimplePose(PoseNet):
                              f'(got {final_conv_kernel}): other sizes do not keep the maps at stride 4')
         normal = mx.init.Normal(0.001)
         with self.name_scope():
-            self.resnet = body
+            self.resnet = resnet_body(base_name, pretrained_base, pretrained_ctx)
             self.deconv_layers = nn.HybridSequential(prefix='deconv_')
             with self.deconv_layers.name_scope():
                 for planes, k in zip(filters, kernels):
@@ -150,8 +153,8 @@ PROTECTED = ('num_joints', 'num_deconv_layers', 'num_deconv_filters', 'num_decon
 _REG = dict(task='pose-estimation', protected=PROTECTED, test_input=(1, 3, 64, 64))
 
 
-def _simple_pose(backbone, pretrained_base, pretrained_ctx, **kwargs):
-    return SimplePose(resnet_body(backbone, pretrained_base, pretrained_ctx), **kwargs)
+def _simple_pose(backbone, **kwargs):
+    return SimplePoseResNet(backbone, **kwargs)
 
 
 @register_model(weights=_weights('simple_pose_resnet18_v1b'), **_REG)
