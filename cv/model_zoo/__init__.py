@@ -20,6 +20,8 @@ from gluonzoo.vision.models.classification.resnetv1b import BasicBlockV1b, Bottl
 from gluonzoo.vision.models.classification.squeezenet import SqueezeNet
 from gluonzoo.vision.models.classification.vgg import VGG
 from gluonzoo.vision.models.classification.xception import Xception65, Xception71
+from gluonzoo.vision.models.detection.center_net import CenterNet
+from gluonzoo.vision.models.detection.center_net_bodies import get_base_network
 from gluonzoo.vision.models.detection.ssd.vgg_atrous import (VGGAtrousExtractor, get_vgg_atrous_extractor,
                                                              vgg16_atrous_300, vgg16_atrous_512)
 from gluonzoo.vision.layers import DUC
@@ -35,11 +37,11 @@ from gluonzoo.vision.models.segmentation.fcn import FCN
 from gluonzoo.vision.models.segmentation.pspnet import PSPNet
 
 __all__ = ['AlexNet', 'BasicBlockV1', 'BasicBlockV1b', 'BasicBlockV2', 'BottleneckV1', 'BottleneckV1b',
-           'BottleneckV2', 'COCODetection', 'DUC', 'DarknetV3',
+           'BottleneckV2', 'COCODetection', 'CenterNet', 'DUC', 'DarknetV3',
            'DeepLabV3', 'DeepLabWV3Plus', 'DenseNet', 'FCN', 'GoogLeNet', 'Inception3', 'MobileNet', 'MobileNetV2', 'MobilePose',
            'PSPNet', 'ResNetV1', 'ResNetV1b', 'ResNetV2', 'SE_BasicBlockV1', 'SE_BasicBlockV2', 'SE_BottleneckV1',
            'SE_BottleneckV2', 'SE_ResNetV1', 'SE_ResNetV2', 'SimplePoseResNet', 'SqueezeNet', 'VGG', 'VGGAtrousExtractor', 'Xception65',
-           'Xception71', 'bbox_iou', 'get_model', 'get_model_file', 'get_model_list', 'get_vgg_atrous_extractor',
+           'Xception71', 'bbox_iou', 'get_base_network', 'get_model', 'get_model_file', 'get_model_list', 'get_vgg_atrous_extractor',
            'pretrained_model_list', 'purge', 'vgg16_atrous_300', 'vgg16_atrous_512', *_factories, *sorted(FUNCTIONS)]
 
 #: GluonCV's module-valued names that are a deeper module (what its chain of `from .x import *` leaves here)

@@ -1,7 +1,10 @@
 """gluonzoo.cv.model_zoo's model classes with GluonCV's signatures: ResNetV1 / ResNetV2, SE_ResNetV1 / SE_ResNetV2
 and their blocks (thumbnail, last_gamma, use_se, norm_kwargs, custom depths), GoogLeNet, Xception65, DenseNet,
-VGG, DarknetV3, ResNetV1b and its blocks (deep stem, dilated, avg_down), SimplePoseResNet, MobilePose, FCN / PSPNet / DeepLabV3 / DeepLabWV3Plus, SSD's VGGAtrousExtractor (batch_norm) and ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
+VGG, DarknetV3, ResNetV1b and its blocks (deep stem, dilated, avg_down), SimplePoseResNet, MobilePose, CenterNet's DeconvResnet / DUCMobilenet, FCN / PSPNet / DeepLabV3 / DeepLabWV3Plus, SSD's VGGAtrousExtractor (batch_norm) and ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
 imperative and hybridized."""
+import importlib
+from collections import OrderedDict
+
 import mxnet as mx
 import pytest
 
@@ -59,6 +62,12 @@ CASES = {
         num_deconv_kernels=[4, 3], final_conv_kernel=3), input=[1, 3, 64, 48], module='', init=0.1),
     'mobile_pose_mobilenet': dict(net='MobilePose', args=['mobilenet0.25'], kwargs=dict(num_joints=4),
                                   input=[1, 3, 64, 64], module='', init=0.1),
+    'deconv_resnet18': dict(net='DeconvResnet', args=[], kwargs=dict(
+        base_network='resnet18_v1b', deconv_filters=[16, 8], deconv_kernels=[3, 2], pretrained_base=False),
+        input=[1, 3, 64, 64], module='center_net.deconv_resnet', init=0.1),
+    'duc_mobilenet': dict(net='DUCMobilenet', args=[], kwargs=dict(
+        base_network='mobilenetv3_small', up_filters=[64, 32], up_scales=[2, 2], pretrained_base=False),
+        input=[1, 3, 64, 64], module='center_net.duc_mobilenet', init=0.1),
     'fcn_resnet50': dict(net='FCN', args=[3], kwargs=dict(backbone='resnet50', pretrained_base=False, crop_size=32),
                          input=[1, 3, 32, 32], module='', init=0.02),
     'psp_resnet50': dict(net='PSPNet', args=[2], kwargs=dict(backbone='resnet50', aux=False, pretrained_base=False,
@@ -87,7 +96,7 @@ def files(tmp_path_factory):
 def test_gluoncv_files_load_and_match(files, case):
     spec = CASES[case]
     sub = spec.get('module', 'resnet')
-    net = build(getattr(model_zoo, sub) if sub else model_zoo, spec)
+    net = build(importlib.import_module(f'gluonzoo.cv.model_zoo.{sub}') if sub else model_zoo, spec)
     net.load_parameters(str(files / f'{case}.params'))
     assert_outputs_match(net, *saved_case(files / f'{case}.npz'))
 
@@ -118,6 +127,25 @@ def test_resnetv1b_refuses_other_blocks():
         model_zoo.ResNetV1b(model_zoo.BasicBlockV1, [1, 1, 1, 1])
     with pytest.raises(BadInputError, match=r'4 stages of layers, not BottleneckV1b and \[1, 1\]'):
         model_zoo.ResNetV1b(model_zoo.BottleneckV1b, [1, 1])
+
+
+def test_center_net_takes_gluoncvs_heads():
+    heads = OrderedDict([('heatmap', {'num_output': 3, 'bias': -2.19}), ('wh', {'num_output': 2}),
+                         ('reg', {'num_output': 2})])
+    body = model_zoo.center_net.resnet18_v1b_deconv(deconv_filters=(8,), deconv_kernels=(4,))
+    net = model_zoo.CenterNet(body, heads, ['a', 'b', 'c'], head_conv_channel=0, topk=5, scale=16.0)
+    assert [len(h) for h in net.heads] == [1, 1, 1]  # no hidden conv: GluonCV's head_conv_channel=0
+    net.initialize()
+    ids, scores, boxes = net(mx.nd.random.uniform(shape=(1, 3, 64, 64)))
+    assert ids.shape == scores.shape == (1, 5) and boxes.shape == (1, 5, 4)
+    net.reset_class(['a', 'z'], reuse_weights={'a': 'a'})
+    assert net.heads[0][0].weight.shape == (2, 8, 1, 1)
+    with pytest.raises(BadInputError, match=r"heatmap \(3 classes\), wh \(2\) and reg"):
+        model_zoo.CenterNet(body, OrderedDict(list(heads.items())[:2]), ['a', 'b', 'c'])
+    with pytest.raises(BadInputError, match='deformable'):
+        model_zoo.get_base_network('resnet18_v1b_dcnv2')
+    with pytest.raises(BadInputError, match='need as many deconv_kernels'):
+        model_zoo.center_net.get_deconv_resnet('resnet18_v1b', deconv_kernels=(5, 4, 4))
 
 
 def test_last_gamma_starts_the_last_norm_at_zero():

@@ -10,7 +10,7 @@ Layout: blocks -> model -> weights records -> registered builders. Structural na
 (`base_network.base_network.0.weight`, `base_network.deconv.0.weight`, `base_network.feature.0.weight`,
 `base_network.upsampling.0.conv.weight`, `heads.0.0.weight`), so its `.params` files load strictly.
 """
-import math
+from collections import OrderedDict
 
 import mxnet as mx
 from mxnet import autograd
@@ -18,86 +18,34 @@ from mxnet.gluon import nn
 
 from ....errors import BadInputError
 from ....heads import class_names, reuse_pairs
-from ....registry import get_backbone, register_model
+from ....registry import register_model
 from ....weights import GLUONCV_REPO, Source, Weights
-from ...layers import DUC
 from ...meta import COCO, IMAGENET_MEAN, IMAGENET_STD, VOC
 from ...ops.nms import nms, rows
+from .center_net_bodies import DeconvResnet, mobilenetv3_large_duc, mobilenetv3_small_duc
 
-#: He-normal initialization for a MobileNetV3 body built without pretrained weights: under Gluon's default
-#: Uniform(0.07) its features shrink ~8x a unit, and the heatmap is its bias everywhere (nothing to rank)
-_BODY_INIT = mx.init.Xavier(rnd_type='gaussian', factor_type='in', magnitude=2)
 #: -log((1 - 0.1) / 0.1): the heatmap starts at a 0.1 probability everywhere, so the focal loss does not blow up
 HEATMAP_BIAS = -2.19
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
-class _BilinearUp(mx.init.Initializer):
-    """N(0, 0.01), with a bilinear upsampling kernel from every input channel to output channel 0: GluonCV's
-    BilinearUpSample, so that training from scratch starts where GluonCV's recipe does."""
-
-    def _init_weight(self, _, arr):
-        mx.nd.random.normal(0, 0.01, arr.shape, out=arr)
-        k = arr.shape[2]
-        f = math.ceil(k / 2)
-        c = (2 * f - 1 - f % 2) / (2. * f)
-        ramp = mx.nd.array([1 - abs(i / f - c) for i in range(k)])
-        arr[:, 0, :, :] = (ramp.reshape((-1, 1)) * ramp.reshape((1, -1))).reshape((1, k, k))
-
-
-class DeconvResNet(nn.HybridBlock):
-    """A ResNet V1b body (stride 32) then, per entry of `filters`, 3x3 conv -> BN -> ReLU -> 4x4 stride-2 transposed
-    conv (no bias) -> BN -> ReLU: stride-4 features of `filters[-1]` channels (GluonCV's DeconvResnet)."""
-
-    def __init__(self, backbone, filters=(256, 128, 64), pretrained_base=True, **kwargs):
-        super().__init__(**kwargs)
-        body = get_backbone(backbone, pretrained=pretrained_base, out_indices=('layer4',))
-        channels = body.channels[-1]
-        with self.name_scope():
-            self.base_network = body.stages[0]  # conv1, bn1, relu, maxpool, layer1-4: GluonCV's indices 0-7
-            self.deconv = nn.HybridSequential(prefix='deconv_')
-            for planes in filters:
-                self.deconv.add(nn.Conv2D(planes, 3, padding=1, in_channels=channels), nn.BatchNorm(),
-                                nn.Activation('relu'),
-                                nn.Conv2DTranspose(planes, 4, 2, 1, use_bias=False, in_channels=planes,
-                                                   weight_initializer=_BilinearUp()),
-                                nn.BatchNorm(), nn.Activation('relu'))
-                channels = planes
-
-    def hybrid_forward(self, F, x):
-        return self.deconv(self.base_network(x))
-
-
-class DUCMobileNet(nn.HybridBlock):
-    """A MobileNetV3 body up to its last stride-32 map (before the global pool), then one DUC (x2) per entry of
-    `filters`: stride-4 features (GluonCV's DUCMobilenet)."""
-
-    def __init__(self, backbone, filters, pretrained_base=True, **kwargs):
-        super().__init__(**kwargs)
-        body = get_backbone(backbone, pretrained=pretrained_base, out_indices=(-1,))
-        if not pretrained_base:
-            body.collect_params('.*weight').setattr('init', _BODY_INIT)
-        with self.name_scope():
-            self.feature = body.stages[0]  # the classifier's features.0 .. its last HardSwish, same indices
-            self.upsampling = nn.HybridSequential(prefix='upsampling_')
-            for f in filters:
-                self.upsampling.add(DUC(f, 2))
-
-    def hybrid_forward(self, F, x):
-        return self.upsampling(self.feature(x))
-
-
 def _head(name, outputs, channels, bias=0.0):
-    """3x3 conv -> ReLU -> 1x1 conv to `outputs`; a head with a bias prior gets Xavier weights, the regression
-    heads N(0, 0.001) (GluonCV's initialization)."""
+    """(with `channels` > 0, a 3x3 conv to them -> ReLU ->) 1x1 conv to `outputs`; a head with a bias prior gets
+    Xavier weights, the regression heads N(0, 0.001) (GluonCV's initialization)."""
     init = mx.init.Xavier() if bias else mx.init.Normal(0.001)
     head = nn.HybridSequential(prefix=f'{name}_')
     with head.name_scope():
-        head.add(nn.Conv2D(channels, 3, padding=1, weight_initializer=init),
-                 nn.Activation('relu'),
-                 nn.Conv2D(outputs, 1, weight_initializer=init, bias_initializer=mx.init.Constant(bias),
-                           in_channels=channels))
+        if channels > 0:
+            head.add(nn.Conv2D(channels, 3, padding=1, weight_initializer=init), nn.Activation('relu'))
+        head.add(nn.Conv2D(outputs, 1, weight_initializer=init, bias_initializer=mx.init.Constant(bias)))
     return head
+
+
+def gluoncv_heads(classes):
+    """GluonCV's `heads` of a CenterNet detecting `classes`: the heatmap (one channel a class, its bias prior),
+    the box size and the center offset."""
+    return OrderedDict([('heatmap', {'num_output': len(class_names(classes)), 'bias': HEATMAP_BIAS}),
+                        ('wh', {'num_output': 2}), ('reg', {'num_output': 2})])
 
 
 def decode_centers(F, key, wh, reg, topk, scale, logits=False):
@@ -127,8 +75,9 @@ def decode_centers(F, key, wh, reg, topk, scale, logits=False):
 
 # -- model --------------------------------------------------------------------------------------------------------
 class CenterNet(nn.HybridBlock):
-    """CenterNet over a stride-`scale` `base_network`: heads `heads.0` heatmap (one channel a class), `heads.1` box
-    size, `heads.2` center offset, each with `head_channels` hidden channels.
+    """GluonCV's CenterNet over a stride-`scale` `base_network`: `heads` (GluonCV's OrderedDict, gluoncv_heads)
+    `heads.0` heatmap (one channel a class), `heads.1` box size, `heads.2` center offset, each with
+    `head_conv_channel` hidden channels (0: a 1x1 conv alone).
 
     In training it returns (clipped heatmap, wh, offset) for the losses; in inference `(ids, scores, bboxes)`, of
     GluonCV's shapes (B, topk), (B, topk), (B, topk, 4) (not the (B, K, 1) of the other detectors), best first. `flip_test` averages the heatmap and sizes of the mirrored picture in. GluonCV's
@@ -136,19 +85,25 @@ class CenterNet(nn.HybridBlock):
     per class, keeping `post_nms` rows.
     """
 
-    def __init__(self, base_network, classes, topk=100, scale=4.0, head_channels=64, flip_test=False,
+    def __init__(self, base_network, heads, classes, head_conv_channel=0, scale=4.0, topk=100, flip_test=False,
                  nms_thresh=0, nms_topk=400, post_nms=100, **kwargs):
+        for unused in ('norm_layer', 'norm_kwargs'):  # GluonCV's builders pass them; its CenterNet drops them too
+            kwargs.pop(unused, None)
         super().__init__(**kwargs)
         self.classes = class_names(classes)
-        self.topk, self.scale, self.flip_test, self.head_channels = topk, scale, flip_test, head_channels
+        want = gluoncv_heads(self.classes)
+        got = [(name, dict(spec).get('num_output')) for name, spec in dict(heads).items()]
+        if got != [(name, spec['num_output']) for name, spec in want.items()]:
+            raise BadInputError(f'CenterNet decodes the heads heatmap ({len(self.classes)} classes), wh (2) and reg '
+                                f'(2), in that order; got {got}: gluoncv_heads(classes) makes them')
+        self.topk, self.scale, self.flip_test = topk, scale, flip_test
         self.nms_thresh, self.nms_topk, self.post_nms = nms_thresh, nms_topk, min(post_nms, topk)
         with self.name_scope():
             self.base_network = base_network
             self.heads = nn.HybridSequential(prefix='heads')
             with self.heads.name_scope():
-                for name, outputs, bias in (('heatmap', len(self.classes), HEATMAP_BIAS), ('wh', 2, 0.0),
-                                            ('reg', 2, 0.0)):
-                    self.heads.add(_head(name, outputs, head_channels, bias))
+                for name, spec in heads.items():
+                    self.heads.add(_head(name, spec['num_output'], head_conv_channel, spec.get('bias', 0.0)))
 
     @property
     def num_classes(self):
@@ -174,11 +129,12 @@ class CenterNet(nn.HybridBlock):
         """A fresh heatmap output for `classes` (names; a count gets placeholders), GluonCV's API: the rows of the
         classes in `reuse_weights` ({new: old} by name or index, or a list of names kept) are copied over."""
         names = class_names(classes)
-        old = self.heads[0][2]
+        last = str(len(self.heads[0]) - 1)
+        old = self.heads[0][int(last)]
         if old.weight._data is None:
             raise ValueError('reset_class needs the heatmap head\'s weights: initialize or load the net first')
         pairs = reuse_pairs(reuse_weights, names, len(names), self.classes, len(self.classes))
-        new = nn.Conv2D(len(names), 1, in_channels=self.head_channels, weight_initializer=mx.init.Xavier(),
+        new = nn.Conv2D(len(names), 1, in_channels=old.weight.shape[1], weight_initializer=mx.init.Xavier(),
                         bias_initializer=mx.init.Constant(HEATMAP_BIAS), prefix=old.prefix)
         new.initialize(ctx=old.weight.list_ctx())
         for p_new, p_old in ((new.weight, old.weight), (new.bias, old.bias)):
@@ -186,7 +142,7 @@ class CenterNet(nn.HybridBlock):
             for i, j in pairs:
                 value[i] = saved[j]
             p_new.set_data(value)
-        self.heads[0].register_child(new, '2')
+        self.heads[0].register_child(new, last)
         self.classes = names
         self._clear_cached_op()
 
@@ -273,12 +229,13 @@ _REG = dict(task='object-detection', test_input=(1, 3, 64, 64), test_kwargs={'pr
 
 
 def _resnet(depth, classes, pretrained_base, **kwargs):
-    return CenterNet(DeconvResNet(f'resnet{depth}_v1b', pretrained_base=pretrained_base), classes, **kwargs)
+    body = DeconvResnet(f'resnet{depth}_v1b', pretrained_base=pretrained_base)
+    return CenterNet(body, gluoncv_heads(classes), classes, head_conv_channel=64, **kwargs)
 
 
 def _mobilenet(mode, classes, pretrained_base, **kwargs):
-    filters = (512, 256, 256) if mode == 'large' else (512, 256, 128)  # GluonCV's choice per size
-    return CenterNet(DUCMobileNet(f'mobilenetv3_{mode}', filters, pretrained_base=pretrained_base), classes, **kwargs)
+    body = (mobilenetv3_large_duc if mode == 'large' else mobilenetv3_small_duc)(pretrained=pretrained_base)
+    return CenterNet(body, gluoncv_heads(classes), classes, head_conv_channel=64, **kwargs)
 
 
 @register_model(weights=_weights('center_net_resnet18_v1b_voc'), **_REG)
