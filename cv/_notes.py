@@ -5,7 +5,7 @@ by scripts/docs/migration.py; fnmatch patterns over GluonCV's dotted names)."""
 TARGET = 0.95
 #: the share measured when these notes were last written: tests/compat/test_api_tables.py fails below it (a name
 #: gone missing) and when the page runs more than 2 points above it (raise it)
-FLOOR = 0.9
+FLOOR = 0.93
 
 _VOC_DIFFERS = ("an image with no object of CLASSES has a (0, 6) label (GluonCV's is (0,), which its own transforms "
                 "cannot index); labels are float32 and read when the dataset is made (preload_label=False is "
@@ -99,8 +99,19 @@ OTHER_ISSUES = [
     ('gluoncv.model_zoo.*doublehead*', 28), ('gluoncv.model_zoo.*DoubleHead*', 28), ('gluoncv.model_zoo.*icnet*', 28),
     ('gluoncv.model_zoo.*ICNet*', 28), ('gluoncv.model_zoo.*fastscnn*', 28), ('gluoncv.model_zoo.*FastSCNN*', 28),
     ('gluoncv.model_zoo.*danet*', 28), ('gluoncv.model_zoo.*DANet*', 28), ('gluoncv.model_zoo.*alpha_pose*', 28),
-    ('gluoncv.model_zoo.ssd_512_resnet152_v2_voc', 28),
-    ('gluoncv.model_zoo.ssd_300_mobilenet1_0_lite_coco', 28), ('gluoncv.model_zoo.custom_faster_rcnn_fpn', 28),
-    ('gluoncv.model_zoo.custom_mask_rcnn_fpn', 28), ('gluoncv.loss.ICNetLoss', 28), ('gluoncv.loss.SiamRPNLoss', 28),
+    ('gluoncv.model_zoo.*ssd_512_resnet152_v2_voc', 28),
+    ('gluoncv.model_zoo.*ssd_300_mobilenet1_0_lite_coco', 28), ('gluoncv.model_zoo.*custom_faster_rcnn_fpn', 28),
+    ('gluoncv.model_zoo.*custom_mask_rcnn_fpn', 28), ('gluoncv.loss.ICNetLoss', 28), ('gluoncv.loss.SiamRPNLoss', 28),
     ('gluoncv.data.transforms.presets.alpha_pose*', 28),
+    # issue 28's two-stage training: GluonCV's RPN / R-CNN target generators and samplers, Mask R-CNN's mask
+    # targets, the training loop's ForwardBackwardTask and its batchify
+    ('gluoncv.model_zoo.*RPNTarget*', 28), ('gluoncv.model_zoo.*RCNNTarget*', 28),
+    ('gluoncv.model_zoo.*MaskTargetGenerator', 28), ('gluoncv.model_zoo.*ForwardBackwardTask', 28),
+    ('gluoncv.data.batchify.FasterRCNNTrainBatchify', 28),
+    # issue 28's alpha_pose_resnet101_v1b_coco: AlphaPose's crop, heatmap and box helpers in transforms.pose, the
+    # same functions as presets.alpha_pose's above
+    *[(f'gluoncv.data.transforms.pose.{name}', 28) for name in (
+        'alpha_pose_detection_processor', 'alpha_pose_image_cropper', 'count_visible', 'cv_cropBox', 'cv_rotate',
+        'detector_to_alpha_pose', 'drawGaussian', 'heatmap_to_coord_alpha_pose', 'random_crop_bbox',
+        'random_sample_bbox', 'refine_bound', 'transformBox', 'transformBoxInvert')],
 ]

@@ -22,8 +22,10 @@ from gluonzoo.vision.models.classification.vgg import VGG
 from gluonzoo.vision.models.classification.xception import Xception65, Xception71
 from gluonzoo.vision.models.detection.center_net import CenterNet
 from gluonzoo.vision.models.detection.center_net_bodies import get_base_network
+from gluonzoo.vision.models.detection.ssd.custom import custom_ssd
 from gluonzoo.vision.models.detection.ssd.vgg_atrous import (VGGAtrousExtractor, get_vgg_atrous_extractor,
                                                              vgg16_atrous_300, vgg16_atrous_512)
+from gluonzoo.vision.models.detection.yolo3 import YOLOV3, custom_yolov3
 from gluonzoo.vision.layers import DUC
 from gluonzoo.vision.models.factories import *  # noqa: F401,F403
 from gluonzoo.vision.models.factories import __all__ as _factories
@@ -40,8 +42,8 @@ __all__ = ['AlexNet', 'BasicBlockV1', 'BasicBlockV1b', 'BasicBlockV2', 'Bottlene
            'BottleneckV2', 'COCODetection', 'CenterNet', 'DUC', 'DarknetV3',
            'DeepLabV3', 'DeepLabWV3Plus', 'DenseNet', 'FCN', 'GoogLeNet', 'Inception3', 'MobileNet', 'MobileNetV2', 'MobilePose',
            'PSPNet', 'ResNetV1', 'ResNetV1b', 'ResNetV2', 'SE_BasicBlockV1', 'SE_BasicBlockV2', 'SE_BottleneckV1',
-           'SE_BottleneckV2', 'SE_ResNetV1', 'SE_ResNetV2', 'SimplePoseResNet', 'SqueezeNet', 'VGG', 'VGGAtrousExtractor', 'Xception65',
-           'Xception71', 'bbox_iou', 'get_base_network', 'get_model', 'get_model_file', 'get_model_list', 'get_vgg_atrous_extractor',
+           'SE_BottleneckV2', 'SE_ResNetV1', 'SE_ResNetV2', 'SimplePoseResNet', 'SqueezeNet', 'VGG', 'VGGAtrousExtractor', 'YOLOV3', 'Xception65',
+           'Xception71', 'bbox_iou', 'custom_ssd', 'custom_yolov3', 'get_base_network', 'get_model', 'get_model_file', 'get_model_list', 'get_vgg_atrous_extractor',
            'pretrained_model_list', 'purge', 'vgg16_atrous_300', 'vgg16_atrous_512', *_factories, *sorted(FUNCTIONS)]
 
 #: GluonCV's module-valued names that are a deeper module (what its chain of `from .x import *` leaves here)

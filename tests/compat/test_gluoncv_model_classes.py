@@ -68,6 +68,15 @@ CASES = {
     'duc_mobilenet': dict(net='DUCMobilenet', args=[], kwargs=dict(
         base_network='mobilenetv3_small', up_filters=[64, 32], up_scales=[2, 2], pretrained_base=False),
         input=[1, 3, 64, 64], module='center_net.duc_mobilenet', init=0.1),
+    'custom_yolov3': dict(net='custom_yolov3', args=[
+        'mobilenet0.25', [32, 16, 16], [[10, 13, 16, 30, 33, 23], [30, 61, 62, 45, 59, 119], [116, 90, 156, 198, 373,
+                                                                                              326]],
+        [8, 16, 32], ['cat', 'dog'], 'voc'], kwargs=dict(pretrained_base=False), input=[1, 3, 64, 64],
+        module='', init=0.02),
+    'custom_ssd': dict(net='custom_ssd', args=[
+        'mobilenet0.25', 300, [64, 64, 32, 32], [21, 45, 99, 153, 207, 261, 315],
+        [[1, 2, 0.5]] + [[1, 2, 0.5, 3, 1.0 / 3]] * 3 + [[1, 2, 0.5]] * 2, [8, 16, 32, 64, 100, 300], ['cat', 'dog'],
+        'voc', False], kwargs={}, input=[1, 3, 96, 96], module='', init=0.05),
     'fcn_resnet50': dict(net='FCN', args=[3], kwargs=dict(backbone='resnet50', pretrained_base=False, crop_size=32),
                          input=[1, 3, 32, 32], module='', init=0.02),
     'psp_resnet50': dict(net='PSPNet', args=[2], kwargs=dict(backbone='resnet50', aux=False, pretrained_base=False,

@@ -159,7 +159,7 @@ def test_vgg_pretrained_base_loads_gluoncv_files(gluoncv_files, monkeypatch, lay
     all but the extras, which the detector initializes."""
     path = gluoncv_files / f'vgg16_atrous_{layout}.params'
     monkeypatch.setattr('gluonzoo.vision.models.detection.ssd.vgg_atrous.fetch',
-                        lambda w: str(path) if w is VGG16_ATROUS else pytest.fail(f'fetched {w.name}'))
+                        lambda w, root=None: str(path) if w is VGG16_ATROUS else pytest.fail(f'fetched {w.name}'))
     body = vgg16_atrous(300, pretrained=True)
     saved = mx.nd.load(str(gluoncv_files / 'vgg16_atrous_structural.params'))
     params = body._collect_params_with_prefix()

@@ -16,7 +16,8 @@ from mxnet.gluon import nn
 
 from ....errors import BadInputError, InputCountError
 from ....heads import class_names, reuse_pairs
-from ....registry import get_backbone, get_model, register_model
+from ....registry import get_backbone, get_model, get_weights, load_checkpoint, register_model
+from ....store import fetch
 from ....weights import GLUONCV_REPO, Source, Weights
 from ...layers import conv_bn_seq
 from ...meta import COCO, IMAGENET_MEAN, IMAGENET_STD, VOC
@@ -130,8 +131,14 @@ class YOLOV3(nn.HybridBlock):
     """
 
     def __init__(self, stages, channels, anchors, strides, classes, alloc_size=(128, 128), nms_thresh=0.45,
-                 nms_topk=400, post_nms=100, **kwargs):
+                 nms_topk=400, post_nms=100, pos_iou_thresh=1.0, ignore_iou_thresh=0.7, norm_layer=nn.BatchNorm,
+                 norm_kwargs=None, **kwargs):
         super().__init__(**kwargs)
+        if norm_layer is not nn.BatchNorm or norm_kwargs:
+            raise BadInputError('YOLOV3 builds its heads with the standard BatchNorm only (norm_layer, norm_kwargs '
+                                'are GluonCV\'s SyncBatchNorm options, for several GPUs)')
+        # GluonCV's training-target thresholds, kept for the training code that reads them off the net
+        self._pos_iou_thresh, self._ignore_iou_thresh = pos_iou_thresh, ignore_iou_thresh
         self.classes = class_names(classes)
         self.nms_thresh, self.nms_topk, self.post_nms = nms_thresh, nms_topk, post_nms
         self._min_stride, self._alloc_size = min(strides), tuple(alloc_size)
@@ -339,3 +346,19 @@ def yolo3_mobilenet0_25_custom(classes=(), transfer=None, pretrained_base=True, 
                                post_nms=100, alloc_size=(128, 128)):
     """YOLOv3 MobileNet 0.25, custom classes (arXiv:1804.02767)."""
     return _custom('mobilenet0.25', classes, transfer, pretrained_base, nms_thresh, nms_topk, post_nms, alloc_size)
+
+
+def custom_yolov3(base_network_name, filters, anchors, strides, classes, dataset, pretrained_base=True,
+                  pretrained=False, norm_layer=nn.BatchNorm, norm_kwargs=None, **kwargs):
+    """GluonCV's custom_yolov3: YOLOV3 with the detection blocks' `filters` (deep to shallow), `anchors` and
+    `strides` on `base_network_name` (darknet53, mobilenet1.0, mobilenet0.25, cut where GluonCV cuts them; other
+    keyword arguments are the body's, as GluonCV hands them to its builder); `pretrained` loads GluonCV's
+    yolo3_{base_network_name}_{dataset} in place of the ImageNet body."""
+    if base_network_name not in _BACKBONES:
+        raise BadInputError(f'custom_yolov3 has no body {base_network_name!r}: one of {sorted(_BACKBONES)}')
+    stages = get_backbone(base_network_name, pretrained=pretrained_base and not pretrained,
+                          out_indices=_BACKBONES[base_network_name][0], **kwargs).stages
+    net = YOLOV3(stages, filters, anchors, strides, classes, norm_layer=norm_layer, norm_kwargs=norm_kwargs)
+    if pretrained:
+        load_checkpoint(net, fetch(get_weights(f'yolo3_{base_network_name}_{dataset}')), None)
+    return net

@@ -233,13 +233,16 @@ _EXPANDED = {'resnet18_v1': ('resnetv10_', ('features.6', 'features.7'), (512, 5
 _INPUT = {'vgg16_atrous': (257, 8), 'resnet34_v1b': (257, 8)}
 
 
-def _body(backbone, size, pretrained_base):
+def _body(backbone, size, pretrained_base, filters=None):
+    """The SSD body `backbone` for `size` pictures; `filters` (the added maps' channels; GluonCV's defaults when
+    None) do not apply to VGG atrous, whose extras are fixed."""
     if backbone == 'vgg16_atrous':
         return vgg16_atrous(size, pretrained_base)
     if backbone == 'resnet34_v1b':
         stages = get_backbone('resnet34_v1b', pretrained=pretrained_base, out_indices=('layer2', 'layer4')).stages
-        return ResNetV1bSSD(stages, (256, 256, 128, 128))
-    prefix, taps, filters = _EXPANDED[backbone]
+        return ResNetV1bSSD(stages, filters or (256, 256, 128, 128))
+    prefix, taps, default = _EXPANDED[backbone]
+    filters = filters or default
     if isinstance(taps[0], str):
         body = get_backbone(backbone, pretrained=pretrained_base, out_indices=taps)
     else:
@@ -247,9 +250,10 @@ def _body(backbone, size, pretrained_base):
     return FeatureExpander(body, filters, prefix)
 
 
-def _ssd(backbone, size, sizes, ratios, steps, classes, pretrained_base, anchor_alloc_size=128, **options):
+def _ssd(backbone, size, sizes, ratios, steps, classes, pretrained_base, anchor_alloc_size=128, filters=None,
+         **options):
     smallest, stride = _INPUT.get(backbone, (1, 16))
-    return SSD(_body(backbone, size, pretrained_base), sizes, ratios, steps, classes,
+    return SSD(_body(backbone, size, pretrained_base, filters), sizes, ratios, steps, classes,
                (smallest, stride * anchor_alloc_size), anchor_alloc_size=anchor_alloc_size, **options)
 
 
