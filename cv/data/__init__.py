@@ -1,8 +1,9 @@
 """gluoncv.data: GluonCV's datasets with its signatures and NDArray images (gluonzoo.vision.data.ndarray, over
 gluonzoo's readers), transforms and batchify."""
 from gluonzoo import aliases
-from gluonzoo.vision.data.ndarray import (COCODetection, COCOInstance, ImageNet, ImageNet1kAttr,  # noqa: F401
-                                         LstDetection, MixupDetection, RecordFileDetection, VOCDetection)
+from gluonzoo.vision.data.ndarray import (COCODetection, COCOInstance, CustomVOCDetection,  # noqa: F401
+                                         CustomVOCDetectionBase, ImageNet, ImageNet1kAttr, LstDetection,
+                                         MixupDetection, RecordFileDetection, VOCDetection)
 # the leaf modules data.sampler and data.dataloader are served from here, so their names are attributes here too
 from gluonzoo.vision.data.gluoncv_loading import (DetectionDataLoader, ShuffleSplitSampler, SplitSampler,  # noqa: F401
                                                   SplitSortedBucketSampler, default_mp_pad_batchify_fn,
@@ -10,7 +11,8 @@ from gluonzoo.vision.data.gluoncv_loading import (DetectionDataLoader, ShuffleSp
 from gluonzoo.vision.data.gluoncv_segmentation import (ADE20KSegmentation, SegmentationDataset,  # noqa: F401
                                                        VOCSegmentation, get_segmentation_dataset, ms_batchify_fn)
 
-__all__ = ['ADE20KSegmentation', 'COCODetection', 'COCOInstance', 'DetectionDataLoader', 'ImageNet', 'ImageNet1kAttr',
+__all__ = ['ADE20KSegmentation', 'COCODetection', 'COCOInstance', 'CustomVOCDetection', 'CustomVOCDetectionBase',
+           'DetectionDataLoader', 'ImageNet', 'ImageNet1kAttr',
            'LstDetection', 'MixupDetection', 'RecordFileDetection', 'SegmentationDataset', 'ShuffleSplitSampler',
            'SplitSampler', 'VOCDetection', 'VOCSegmentation', 'get_segmentation_dataset', 'ms_batchify_fn']
 __getattr__ = aliases.children(__name__)

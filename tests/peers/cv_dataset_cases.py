@@ -24,6 +24,10 @@ def cases(data, roots):
             super().__init__(root, splits, transform, index_map, preload_label)
     _all(out, 'voclike', VOCLike(roots['voc'], splits=((2007, 'trainval'),)))
     _all(out, 'voclike_map', VOCLike(roots['voc'], splits=((2007, 'trainval'),), index_map={'person': 3, 'dog': 1}))
+    # GluonCV's custom-VOC base: (sub-folder, split) pairs, pictures with a box outside them left out
+    _all(out, 'custom_base', data.CustomVOCDetectionBase(classes=['car', 'dog'], root=roots['vocbad'],
+                                                         splits=[('', 'all')]))
+    _all(out, 'custom', data.CustomVOCDetection(root=roots['voc'], splits=((2007, 'trainval'),)))
     sized = data.VOCDetection(roots['voc'], splits=((2007, 'trainval'),),
                               transform=lambda img, label: (img.astype('float32') / 2, label[:, :4]))
     _all(out, 'voc_transform', sized)

@@ -13,6 +13,7 @@ GluonCV's .lst / .rec detection label (MXNet im2rec's packing) is one flat float
 `class id, x1, y1, x2, y2[, difficult, ...]`, the corners normalized to 0-1 by default.
 """
 import contextlib
+import glob
 import io
 import os
 import warnings
@@ -43,6 +44,32 @@ class _Detection(ImagePairs):
         return read_image(self.items[idx]), self.labels[idx].copy()
 
 
+def voc_folder(root, year):
+    """The folder of one VOC year under a VOCdevkit `root`: VOC<year> (a year that is not a number names the folder
+    itself; none: `root` is that folder)."""
+    if year is None or year == '':
+        return os.fspath(root)
+    year = str(year)
+    return os.path.join(root, f'VOC{year}' if year.isdigit() else year)
+
+
+def voc_object_names(root, splits):
+    """The sorted object names (stripped, lower case, as the labels match them) of every annotation file of the VOC
+    years of `splits`."""
+    names = set()
+    for year, _ in splits:
+        ann = os.path.join(voc_folder(root, year), 'Annotations')
+        if not os.path.isdir(ann):
+            raise BadInputError(f'{ann} is missing: a VOC folder holds Annotations/, ImageSets/Main/ and JPEGImages/')
+        for xml in sorted(glob.glob(os.path.join(ann, '*.xml'))):
+            try:
+                tree = ET.parse(xml).getroot()
+            except (OSError, ET.ParseError) as e:
+                raise BadInputError(f'cannot read VOC annotation {xml}: {e}') from None
+            names.update((obj.findtext('name') or '').strip().lower() for obj in tree.iter('object'))
+    return sorted(names - {''})
+
+
 class VOCDetection(_Detection):
     """Pascal VOC: `root/VOC<year>/{Annotations/<id>.xml, ImageSets/Main/<split>.txt, JPEGImages/<id>.jpg}`.
 
@@ -59,7 +86,7 @@ class VOCDetection(_Detection):
         self.classes = tuple(classes)
         index = {c.strip().lower(): i for i, c in enumerate(self.classes)}
         self.items, self.labels, self.ids = [], [], []
-        fixed, skipped = {}, {}  # xml name -> [clipped, dropped]; class name -> count
+        fixed, skipped = {}, {}  # xml path -> [clipped, dropped]; class name -> count
         for year, split in self.splits:
             folder = self._folder(year)
             ann, listing = os.path.join(folder, 'Annotations'), os.path.join(folder, 'ImageSets', 'Main',
@@ -82,19 +109,19 @@ class VOCDetection(_Detection):
         self.clipped = sum(c for c, _ in fixed.values())
         self.dropped = sum(d for _, d in fixed.values())
         self.skipped = dict(skipped)
+        #: the annotation files with a box clipped or dropped
+        self.fixed_files = frozenset(fixed)
         if fixed:
             warnings.warn(f'{self.root}: clipped {self.clipped} box(es) to their image and dropped {self.dropped} '
-                          f'(empty, or x2 <= x1) in {len(fixed)} file(s): {_names(sorted(fixed))}', stacklevel=2)
+                          f'(empty, or x2 <= x1) in {len(fixed)} file(s): {_names(sorted(map(os.path.basename, fixed)))}',
+                          stacklevel=2)
         if skipped:
             counts = ', '.join(f'{k} ({v})' for k, v in sorted(skipped.items()))
             warnings.warn(f'{self.root}: skipped {sum(skipped.values())} object(s) of classes not in `classes`: '
                           f'{counts}', stacklevel=2)
 
     def _folder(self, year):
-        if year is None or year == '':
-            return self.root
-        year = str(year)
-        return os.path.join(self.root, f'VOC{year}' if year.isdigit() else year)
+        return voc_folder(self.root, year)
 
     @staticmethod
     def _parse(xml, index, fixed, skipped):
@@ -107,7 +134,7 @@ class VOCDetection(_Detection):
             width, height = float(size.find('width').text), float(size.find('height').text)
         except (AttributeError, TypeError, ValueError):
             raise BadInputError(f'{xml} has no <size><width>/<height>: boxes cannot be checked') from None
-        rows, name = [], os.path.basename(xml)
+        rows = []
         for obj in root.iter('object'):
             cls = (obj.findtext('name') or '').strip().lower()
             if cls not in index:
@@ -126,10 +153,10 @@ class VOCDetection(_Detection):
             cx1, cx2 = min(max(x1, 0.0), width), min(max(x2, 0.0), width)
             cy1, cy2 = min(max(y1, 0.0), height), min(max(y2, 0.0), height)
             if cx2 <= cx1 or cy2 <= cy1:
-                fixed.setdefault(name, [0, 0])[1] += 1
+                fixed.setdefault(xml, [0, 0])[1] += 1
                 continue
             if (cx1, cy1, cx2, cy2) != (x1, y1, x2, y2):
-                fixed.setdefault(name, [0, 0])[0] += 1
+                fixed.setdefault(xml, [0, 0])[0] += 1
             rows.append((cx1, cy1, cx2, cy2, index[cls], difficult))
         return np.array(rows, np.float32).reshape(-1, 6)
 

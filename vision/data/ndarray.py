@@ -6,6 +6,7 @@ its own VOC-style folders, as GluonCV's "prepare a custom dataset" tutorial does
 them; gluonzoo's own (numpy images, a `classes=` argument) stay in gluonzoo.vision.data.
 """
 import os
+import warnings
 
 import mxnet as mx
 import numpy as np
@@ -19,8 +20,8 @@ from . import detection as _ours
 from . import keypoints as _keypoints
 from .folder import ImageNet as _ImageNet
 
-__all__ = ['COCODetection', 'COCOInstance', 'ClassProperty', 'ImageNet', 'ImageNet1kAttr', 'KeyPointDataset',
-           'LstDetection', 'MixupDetection', 'RecordFileDetection', 'VOCDetection', 'VisionDataset']
+__all__ = ['COCODetection', 'COCOInstance', 'ClassProperty', 'CustomVOCDetection', 'CustomVOCDetectionBase',
+           'ImageNet', 'ImageNet1kAttr', 'KeyPointDataset', 'LstDetection', 'MixupDetection', 'RecordFileDetection', 'VOCDetection', 'VisionDataset']
 
 
 def _root(path, default):
@@ -94,14 +95,16 @@ class _Samples(Dataset):
         return len(self.classes)
 
 
+_VOC_SPLITS = ((2007, 'trainval'), (2012, 'trainval'))
+
+
 class VOCDetection(_Samples, VisionDataset):
     """GluonCV's VOCDetection: `root/VOC<year>/...` for each (year, split) of `splits`; the class names are the
     class's `CLASSES`, their ids `index_map` (default: their order). Labels are read when it is made
     (`preload_label` is accepted: GluonCV's lazy reading gives the same samples)."""
     CLASSES = VOC
 
-    def __init__(self, root=None, splits=((2007, 'trainval'), (2012, 'trainval')), transform=None, index_map=None,
-                 preload_label=True):
+    def __init__(self, root=None, splits=_VOC_SPLITS, transform=None, index_map=None, preload_label=True):
         self._reader = _ours.VOCDetection(_root(root, 'voc'), splits, classes=self.classes)
         self._transform, self.preload_label = transform, preload_label
         self.index_map = index_map or dict(zip(self.classes, range(self.num_class)))
@@ -114,6 +117,45 @@ class VOCDetection(_Samples, VisionDataset):
     def _label(self, label):
         label[:, 4] = self._ids[label[:, 4].astype(int)]
         return label
+
+
+class CustomVOCDetection(VOCDetection):
+    """GluonCV's CustomVOCDetection: VOCDetection's arguments; `generate_classes` names the classes after the
+    objects the splits' annotation files hold (sorted) instead of CLASSES."""
+
+    def __init__(self, generate_classes=False, **kwargs):
+        if generate_classes:
+            self._own_classes = _ours.voc_object_names(_root(kwargs.get('root'), 'voc'),
+                                                       kwargs.get('splits', _VOC_SPLITS))
+        super().__init__(**kwargs)
+
+    @property
+    def classes(self):
+        return getattr(self, '_own_classes', None) or type(self).CLASSES
+
+
+class CustomVOCDetectionBase(CustomVOCDetection):
+    """GluonCV's CustomVOCDetectionBase: a dataset of `classes` (default CLASSES) in VOC's format whose `splits`
+    are (sub-folder of `root`, split name) pairs ('' for `root` itself); a picture with a box of its classes that
+    does not fit inside it (which VOCDetection would clip or drop) is left out."""
+
+    def __init__(self, classes=None, root=None, splits=((2007, 'trainval'), (2012, 'trainval')), transform=None,
+                 index_map=None, preload_label=True):
+        if classes:
+            self._own_classes = tuple(classes)
+        with warnings.catch_warnings():  # the pictures it warns of are the ones left out
+            warnings.simplefilter('ignore')
+            super().__init__(root=root, splits=splits, transform=transform, index_map=index_map,
+                             preload_label=preload_label)
+        bad = self._reader.fixed_files
+        self._keep = [i for i, (folder, image_id) in enumerate(self._reader.ids)
+                      if os.path.join(folder, 'Annotations', f'{image_id}.xml') not in bad]
+
+    def __len__(self):
+        return len(self._keep)
+
+    def __getitem__(self, idx):
+        return super().__getitem__(self._keep[idx])
 
 
 class _COCOSplits(_Samples, VisionDataset):
