@@ -5,14 +5,15 @@ from gluonzoo.vision.data.ndarray import (COCODetection, COCOInstance, CustomVOC
                                          CustomVOCDetectionBase, ImageNet, ImageNet1kAttr, LstDetection,
                                          MixupDetection, RecordFileDetection, VOCDetection)
 # the leaf modules data.sampler and data.dataloader are served from here, so their names are attributes here too
-from gluonzoo.vision.data.gluoncv_loading import (DetectionDataLoader, ShuffleSplitSampler, SplitSampler,  # noqa: F401
-                                                  SplitSortedBucketSampler, default_mp_pad_batchify_fn,
-                                                  default_pad_batchify_fn, tsn_mp_batchify_fn)
+from gluonzoo.vision.data.gluoncv_loading import (DetectionDataLoader, RandomTransformDataLoader,  # noqa: F401
+                                                  ShuffleSplitSampler, SplitSampler, SplitSortedBucketSampler,
+                                                  default_mp_pad_batchify_fn, default_pad_batchify_fn,
+                                                  tsn_mp_batchify_fn)
 from gluonzoo.vision.data.gluoncv_segmentation import (ADE20KSegmentation, SegmentationDataset,  # noqa: F401
                                                        VOCSegmentation, get_segmentation_dataset, ms_batchify_fn)
 
 __all__ = ['ADE20KSegmentation', 'COCODetection', 'COCOInstance', 'CustomVOCDetection', 'CustomVOCDetectionBase',
-           'DetectionDataLoader', 'ImageNet', 'ImageNet1kAttr',
-           'LstDetection', 'MixupDetection', 'RecordFileDetection', 'SegmentationDataset', 'ShuffleSplitSampler',
+           'DetectionDataLoader', 'ImageNet', 'ImageNet1kAttr', 'LstDetection', 'MixupDetection',
+           'RandomTransformDataLoader', 'RecordFileDetection', 'SegmentationDataset', 'ShuffleSplitSampler',
            'SplitSampler', 'VOCDetection', 'VOCSegmentation', 'get_segmentation_dataset', 'ms_batchify_fn']
 __getattr__ = aliases.children(__name__)

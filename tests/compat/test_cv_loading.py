@@ -1,9 +1,10 @@
 """gluonzoo.cv.data's samplers (SplitSampler, ShuffleSplitSampler, SplitSortedBucketSampler), pad batchify
-functions and DetectionDataLoader against GluonCV 0.10's (the peers venv, one run): the same calls under the same
+functions, DetectionDataLoader and RandomTransformDataLoader (with workers too) against GluonCV 0.10's (the peers venv, one run): the same calls under the same
 seeds (tests/peers/cv_loading_cases.py) give the same epochs, batches and shapes."""
 import json
 import warnings
 
+import mxnet as mx
 import pytest
 
 from gluonzoo.cv import data
@@ -27,3 +28,8 @@ def test_same_epochs_and_batches_as_gluoncv(tmp_path):
 def test_bucket_sampler_refuses_bad_settings():
     with pytest.raises(BadInputError, match='batch_size > 0'):
         sampler.SplitSortedBucketSampler([1.0, 2.0], 0)
+
+
+def test_random_transform_loader_needs_a_transform():
+    with pytest.raises(BadInputError, match='at least one transform function'):
+        data.RandomTransformDataLoader([], mx.gluon.data.SimpleDataset([1, 2]), batch_size=1)

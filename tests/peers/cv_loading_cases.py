@@ -7,6 +7,14 @@ import mxnet as mx
 import numpy as np
 
 
+def _double(x, y):  # module-level: the workers unpickle them
+    return x * 2, y
+
+
+def _negate(x, y):
+    return -x, y + 100
+
+
 def _epochs(s, n=3):
     return [[int(i) if not isinstance(i, list) else [int(j) for j in i] for i in s] for _ in range(n)]
 
@@ -34,4 +42,11 @@ def cases(sampler, dataloader, data):
     out['tsn'] = [t.asnumpy().tolist() for t in tsn]
     loader = data.DetectionDataLoader(list(zip(imgs, labels)), batch_size=2)
     out['loader'] = [[b.shape for b in batch] for batch in loader]
+    samples = [(mx.nd.array(np.full((2,), i, 'float32')), i) for i in range(11)]
+    for kw in (dict(batch_size=3, interval=1), dict(batch_size=2, interval=2, shuffle=True, last_batch='discard'),
+               dict(batch_size=4, interval=1, num_workers=2)):
+        np.random.seed(7)
+        loader = data.RandomTransformDataLoader([_double, _negate], mx.gluon.data.SimpleDataset(samples), **kw)
+        out[f'random_transform{sorted(kw.items())}'] = [
+            [[b.asnumpy().tolist() for b in batch] for batch in loader] for _ in range(2)] + [len(loader)]
     return out

@@ -1,7 +1,8 @@
 """GluonCV 0.10's samplers and loader helpers, with its names and draws: `SplitSampler` (a contiguous part, shuffled
 by Python's `random`), `ShuffleSplitSampler` (a part of a seeded shuffle), `SplitSortedBucketSampler` (batches of
 similar sort keys, e.g. image aspect ratios), the pad batchify functions (label arrays padded with -1 rows to the
-longest) and `DetectionDataLoader` (Gluon's DataLoader over them).
+longest), `DetectionDataLoader` (Gluon's DataLoader over them) and `RandomTransformDataLoader` (a transform drawn
+every few batches).
 
 >>> default_pad_batchify_fn([np.ones((2, 5)), np.ones((1, 5))]).shape
 (2, 2, 5)
@@ -11,12 +12,12 @@ import warnings
 
 import mxnet as mx
 import numpy as np
-from mxnet.gluon.data import DataLoader, Sampler
+from mxnet.gluon.data import DataLoader, Dataset, Sampler
 
 from ...errors import BadInputError
 from ..transforms.batchify import Pad
 
-__all__ = ['DetectionDataLoader', 'ShuffleSplitSampler', 'SplitSampler', 'SplitSortedBucketSampler',
+__all__ = ['DetectionDataLoader', 'RandomTransformDataLoader', 'ShuffleSplitSampler', 'SplitSampler', 'SplitSortedBucketSampler',
            'default_mp_pad_batchify_fn', 'default_pad_batchify_fn', 'tsn_mp_batchify_fn']
 
 
@@ -144,3 +145,53 @@ class DetectionDataLoader(DataLoader):
         if batchify_fn is None:
             batchify_fn = default_mp_pad_batchify_fn if num_workers > 0 else default_pad_batchify_fn
         super().__init__(dataset, batch_size, shuffle, sampler, last_batch, batch_sampler, batchify_fn, num_workers)
+
+
+class _Picked(Dataset):
+    """`dataset` seen through one of `transform_fns` per item: item (t, i) is dataset.transform(transform_fns[t])[i]
+    (Gluon's lazy transform: fn(*sample) for a tuple sample), so the choice travels with the indices to any worker."""
+
+    def __init__(self, dataset, transform_fns):
+        self._views = [dataset.transform(fn) for fn in transform_fns]
+        self._length = len(dataset)
+
+    def __len__(self):
+        return self._length
+
+    def __getitem__(self, key):
+        t, i = key
+        return self._views[t][i]
+
+
+class _PickingBatches:
+    """The batches of `batches`, each index paired with the transform drawn for it: np.random.choice over the
+    transforms once before the first batch and then at every `interval`-th, GluonCV's draws."""
+
+    def __init__(self, batches, count, interval):
+        self._batches, self._count, self._interval = batches, count, interval
+
+    def __iter__(self):
+        t = np.random.choice(self._count)
+        for ib, batch in enumerate(self._batches):
+            if ib % self._interval == 0:
+                t = np.random.choice(self._count)
+            yield [(int(t), i) for i in batch]
+
+    def __len__(self):
+        return len(self._batches)
+
+
+class RandomTransformDataLoader(DataLoader):
+    """GluonCV's RandomTransformDataLoader: Gluon's DataLoader whose batches go through one of `transform_fns` (the
+    multi-scale training of YOLOv3), drawn anew every `interval` batches; with workers the transforms must pickle.
+    Gluon's default batchify, as GluonCV's."""
+
+    def __init__(self, transform_fns, dataset, interval=1, batch_size=None, shuffle=False, sampler=None,
+                 last_batch=None, batch_sampler=None, batchify_fn=None, num_workers=0, pin_memory=False,
+                 pin_device_id=0, prefetch=None):
+        transform_fns = list(transform_fns)
+        if not transform_fns:
+            raise BadInputError('RandomTransformDataLoader needs at least one transform function to draw from')
+        super().__init__(_Picked(dataset, transform_fns), batch_size, shuffle, sampler, last_batch, batch_sampler,
+                         batchify_fn, max(num_workers, 0), pin_memory, pin_device_id, prefetch)
+        self._batch_sampler = _PickingBatches(self._batch_sampler, len(transform_fns), max(int(interval), 1))
