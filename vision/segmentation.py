@@ -1,4 +1,5 @@
-"""Multi-scale, flipped, sliding-window evaluation of a semantic segmentation net: GluonCV's MultiEvalModel.
+"""Multi-scale, flipped, sliding-window evaluation of a semantic segmentation net: GluonCV's MultiEvalModel (and its
+one-call SegEvalModel).
 
 For each scale the normalized image is resized so its long side is ceil(base_size * scale) (bilinear, MXNet's
 BilinearResize2D as GluonCV's); an image that fits in one crop_size window is padded to it (bottom/right, with the
@@ -20,17 +21,30 @@ import numpy as np
 from .meta import IMAGENET_MEAN, IMAGENET_STD
 
 
+class SegEvalModel:
+    """GluonCV's SegEvalModel: calls the net's `predict` (`use_predict`) or `evaluate` (its main scores)."""
+
+    def __init__(self, module, use_predict=False):
+        self.module, self.use_predict = module, use_predict
+
+    def __call__(self, *inputs, **kwargs):
+        return (self.module.predict if self.use_predict else self.module.evaluate)(*inputs, **kwargs)
+
+    def collect_params(self):
+        return self.module.collect_params()
+
+
 class MultiEvalModel:
-    """`MultiEvalModel(net, nclass, scales, flip, base_size, crop_size)`; base_size and crop_size default to the
-    net's attributes of those names (GluonCV's nets carry them). The net maps (1, 3, crop_size, crop_size) to
+    """`MultiEvalModel(net, nclass, ctx_list, flip, scales, base_size, crop_size)` (GluonCV's order); base_size and
+    crop_size default to the net's attributes of those names (GluonCV's nets carry them). The net maps (1, 3, crop_size, crop_size) to
     scores (1, nclass, crop_size, crop_size), or a tuple/list whose first item they are (the auxiliary map is not
     used); scores at a stride of the input are resized to it first. `model(image)` takes one normalized CxHxW
     image (an NDArray) and returns the summed scores (1, nclass, H, W); `parallel_forward(images)` takes one image
     per entry of `ctx_list` and returns one score map each, as GluonCV's. `mean`, `std` give the padding value
     (-mean / std per channel)."""
 
-    def __init__(self, net, nclass, scales=(0.5, 0.75, 1.0, 1.25, 1.5, 1.75), flip=True, base_size=None,
-                 crop_size=None, ctx_list=None, mean=IMAGENET_MEAN, std=IMAGENET_STD):
+    def __init__(self, net, nclass, ctx_list=None, flip=True, scales=(0.5, 0.75, 1.0, 1.25, 1.5, 1.75),
+                 base_size=None, crop_size=None, mean=IMAGENET_MEAN, std=IMAGENET_STD):
         self.net, self.nclass, self.scales, self.flip = net, int(nclass), tuple(scales), flip
         self.base_size = base_size if base_size is not None else getattr(net, 'base_size', None)
         self.crop_size = crop_size if crop_size is not None else getattr(net, 'crop_size', None)

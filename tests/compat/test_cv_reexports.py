@@ -69,3 +69,15 @@ def test_vision_dataset_bases(tmp_path):
     assert issubclass(data.VOCDetection, data.base.VisionDataset)
     assert issubclass(data.COCODetection, data.mscoco.keypoints.VisionDataset)
     assert issubclass(data.VOCSegmentation, data.pascal_voc.detection.VisionDataset)
+
+
+def test_seg_eval_model_calls_evaluate_or_predict():
+    net = model_zoo.FCN(3, backbone='resnet50', aux=True, pretrained_base=False, crop_size=32)
+    net.collect_params().initialize()
+    x = mx.nd.random.uniform(shape=(1, 3, 40, 24))
+    assert model_zoo.segbase.SegEvalModel(net)(x[:, :, :32, :24]).shape == (1, 3, 32, 32)  # evaluate: crop size
+    assert model_zoo.segbase.SegEvalModel(net, use_predict=True)(x).shape == (1, 3, 40, 24)  # predict: its own
+    assert model_zoo.segbase.SegEvalModel(net).collect_params() is not None
+    # MultiEvalModel takes GluonCV's positional order (module, nclass, ctx_list)
+    evaluator = model_zoo.segbase.MultiEvalModel(net, 3, [mx.cpu()], False, [1.0])
+    assert evaluator.scales == (1.0,) and evaluator.flip is False and evaluator(x[0]).shape == (1, 3, 40, 24)
