@@ -36,6 +36,8 @@ DIFFERS = {
     'gluoncv.model_zoo.FCN': "ctx=None (the default) is MXNet's current context (GluonCV: cpu()); backbone may also be a registered classifier name (resnet50_v1s); init_heads=False leaves the heads uninitialized (the registry's builders pass it)",
     'gluoncv.data.CustomVOCDetection': "generate_classes=True names the classes after the annotations' objects and the labels index them (GluonCV's sets an instance CLASSES that its classes property does not read, so its classes and labels stay VOC's)",
     'gluoncv.data.CustomVOCDetectionBase': "classes= applies to this dataset (GluonCV's sets the class attribute CLASSES, which every later CustomVOCDetectionBase then has)",
+    'gluoncv.model_zoo.Block': "last_gamma=True starts the last BatchNorm's gamma at zero, as GluonCV documents it (its code does so for last_gamma=False, the default); parameter files agree",
+    'gluoncv.model_zoo.ResNext': "last_gamma as Block's: True starts each block's last gamma at zero (GluonCV: False does)",
     'gluoncv.model_zoo.get_model_list': 'a sorted list of the registered vision model names (GluonCV: dict_keys of its table); includes gluonzoo-only models (efficientnet_lite0, ssd_128_mobilenetv2_1.0_scenes, ...)',
     'gluoncv.model_zoo.get_ssd': 'builds the registered ssd_{base_size}_{name}_{dataset} with classes; features/filters/sizes/ratios/steps/anchor_generator are not used (the registered model has GluonCV s architecture)',
     'gluoncv.model_zoo.get_yolov3': 'builds the registered yolo3_{name}_{dataset} with classes; stages/filters/anchors/strides are not used',

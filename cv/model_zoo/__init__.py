@@ -17,6 +17,7 @@ from gluonzoo.vision.models.classification.resnet import (BasicBlockV1, BasicBlo
                                                         SE_BasicBlockV2, SE_BottleneckV1, SE_BottleneckV2,
                                                         SE_ResNetV1, SE_ResNetV2)
 from gluonzoo.vision.models.classification.resnetv1b import BasicBlockV1b, BottleneckV1b, ResNetV1b
+from gluonzoo.vision.models.classification.resnext import Block, ResNext
 from gluonzoo.vision.models.classification.squeezenet import SqueezeNet
 from gluonzoo.vision.models.classification.vgg import VGG
 from gluonzoo.vision.models.classification.xception import Xception65, Xception71
@@ -38,10 +39,10 @@ from gluonzoo.vision.models.segmentation.deeplab_plus import DeepLabWV3Plus
 from gluonzoo.vision.models.segmentation.fcn import FCN
 from gluonzoo.vision.models.segmentation.pspnet import PSPNet
 
-__all__ = ['AlexNet', 'BasicBlockV1', 'BasicBlockV1b', 'BasicBlockV2', 'BottleneckV1', 'BottleneckV1b',
+__all__ = ['AlexNet', 'BasicBlockV1', 'BasicBlockV1b', 'BasicBlockV2', 'Block', 'BottleneckV1', 'BottleneckV1b',
            'BottleneckV2', 'COCODetection', 'CenterNet', 'DUC', 'DarknetV3',
            'DeepLabV3', 'DeepLabWV3Plus', 'DenseNet', 'FCN', 'GoogLeNet', 'Inception3', 'MobileNet', 'MobileNetV2', 'MobilePose',
-           'PSPNet', 'ResNetV1', 'ResNetV1b', 'ResNetV2', 'SE_BasicBlockV1', 'SE_BasicBlockV2', 'SE_BottleneckV1',
+           'PSPNet', 'ResNetV1', 'ResNetV1b', 'ResNetV2', 'ResNext', 'SE_BasicBlockV1', 'SE_BasicBlockV2', 'SE_BottleneckV1',
            'SE_BottleneckV2', 'SE_ResNetV1', 'SE_ResNetV2', 'SimplePoseResNet', 'SqueezeNet', 'VGG', 'VGGAtrousExtractor', 'YOLOV3', 'Xception65',
            'Xception71', 'bbox_iou', 'custom_ssd', 'custom_yolov3', 'get_base_network', 'get_model', 'get_model_file', 'get_model_list', 'get_vgg_atrous_extractor',
            'pretrained_model_list', 'purge', 'vgg16_atrous_300', 'vgg16_atrous_512', *_factories, *sorted(FUNCTIONS)]

@@ -1,6 +1,6 @@
 """gluonzoo.cv.model_zoo's model classes with GluonCV's signatures: ResNetV1 / ResNetV2, SE_ResNetV1 / SE_ResNetV2
 and their blocks (thumbnail, last_gamma, use_se, norm_kwargs, custom depths), GoogLeNet, Xception65, DenseNet,
-VGG, DarknetV3, ResNetV1b and its blocks (deep stem, dilated, avg_down), SimplePoseResNet, MobilePose, CenterNet's DeconvResnet / DUCMobilenet, FCN / PSPNet / DeepLabV3 / DeepLabWV3Plus, SSD's VGGAtrousExtractor (batch_norm) and ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
+VGG, DarknetV3, ResNetV1b and its blocks (deep stem, dilated, avg_down), ResNext and its Block, SimplePoseResNet, MobilePose, CenterNet's DeconvResnet / DUCMobilenet, FCN / PSPNet / DeepLabV3 / DeepLabWV3Plus, SSD's VGGAtrousExtractor (batch_norm) and ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
 imperative and hybridized."""
 import importlib
 from collections import OrderedDict
@@ -77,6 +77,11 @@ CASES = {
         'mobilenet0.25', 300, [64, 64, 32, 32], [21, 45, 99, 153, 207, 261, 315],
         [[1, 2, 0.5]] + [[1, 2, 0.5, 3, 1.0 / 3]] * 3 + [[1, 2, 0.5]] * 2, [8, 16, 32, 64, 100, 300], ['cat', 'dog'],
         'voc', False], kwargs={}, input=[1, 3, 96, 96], module='', init=0.05),
+    'resnext_deep_stem': dict(net='ResNext', args=[[1, 1, 1, 1], 4, 4], kwargs=dict(
+        classes=3, use_se=True, deep_stem=True, avg_down=True, stem_width=16, norm_kwargs={'epsilon': 1e-3}),
+        input=[1, 3, 32, 32], module='resnext', init=0.1),
+    'resnext_block': dict(block='Block', args=[16, 2, 4, 2, True], kwargs=dict(avg_down=True), input=[1, 32, 8, 8],
+                          module='resnext'),
     'fcn_resnet50': dict(net='FCN', args=[3], kwargs=dict(backbone='resnet50', pretrained_base=False, crop_size=32),
                          input=[1, 3, 32, 32], module='', init=0.02),
     'psp_resnet50': dict(net='PSPNet', args=[2], kwargs=dict(backbone='resnet50', aux=False, pretrained_base=False,

@@ -15,21 +15,31 @@ from .base import Classifier, Stage
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
-class GroupBottleneck(nn.HybridBlock):
-    """1x1 -> grouped 3x3 (`cardinality` groups of `width` * channels/64) -> 1x1 (x4), post-activation."""
+class Block(nn.HybridBlock):
+    """GluonCV's ResNeXt Block: 1x1 -> grouped 3x3 (`cardinality` groups of `bottleneck_width` * channels/64, the
+    `stride` here) -> 1x1 (x4), post-activation; `use_se` adds the SE gate, `downsample` a projection shortcut
+    (after a `stride` average pool with `avg_down`). `last_gamma` starts the last norm's gamma at zero."""
 
-    def __init__(self, channels, cardinality, width, stride, downsample, use_se):
-        super().__init__(prefix='')
-        group_width = cardinality * int(math.floor(channels * (width / 64)))
+    def __init__(self, channels, cardinality, bottleneck_width, stride, downsample=False, last_gamma=False,
+                 use_se=False, avg_down=False, norm_layer=nn.BatchNorm, norm_kwargs=None, **kwargs):
+        super().__init__(**{'prefix': '', **kwargs})
+        norm = dict(norm_kwargs or {})
+        group_width = cardinality * int(math.floor(channels * (bottleneck_width / 64)))
         self.body = nn.HybridSequential(prefix='')
-        self.body.add(nn.Conv2D(group_width, 1, use_bias=False), nn.BatchNorm(), nn.Activation('relu'),
-                      nn.Conv2D(group_width, 3, stride, 1, groups=cardinality, use_bias=False), nn.BatchNorm(),
-                      nn.Activation('relu'), nn.Conv2D(channels * 4, 1, use_bias=False), nn.BatchNorm())
+        self.body.add(nn.Conv2D(group_width, 1, use_bias=False), norm_layer(**norm), nn.Activation('relu'),
+                      nn.Conv2D(group_width, 3, stride, 1, groups=cardinality, use_bias=False), norm_layer(**norm),
+                      nn.Activation('relu'), nn.Conv2D(channels * 4, 1, use_bias=False),
+                      norm_layer(**norm, **({'gamma_initializer': 'zeros'} if last_gamma else {})))
         self.se = SEGate(channels // 4, channels * 4) if use_se else None
         self.downsample = None
         if downsample:
             self.downsample = nn.HybridSequential(prefix='')
-            self.downsample.add(nn.Conv2D(channels * 4, 1, stride, use_bias=False), nn.BatchNorm())
+            if avg_down:
+                self.downsample.add(nn.AvgPool2D(stride, stride, ceil_mode=True, count_include_pad=False),
+                                    nn.Conv2D(channels * 4, 1, use_bias=False))
+            else:
+                self.downsample.add(nn.Conv2D(channels * 4, 1, stride, use_bias=False))
+            self.downsample.add(norm_layer(**norm))
 
     def hybrid_forward(self, F, x):
         out = self.body(x)
@@ -43,30 +53,41 @@ class GroupBottleneck(nn.HybridBlock):
 _LAYERS = {50: [3, 4, 6, 3], 101: [3, 4, 23, 3]}
 
 
-class ResNeXt(Classifier):
-    """ResNeXt of `depth` with `cardinality` x `width`d grouped convs; `use_se` adds SE gates."""
+class ResNext(Classifier):
+    """GluonCV's ResNext: `layers` Blocks a stage with `cardinality` x `bottleneck_width`d grouped convs; `use_se`
+    adds SE gates, `deep_stem` three 3x3 convs (`stem_width`, twice that) for the 7x7, `avg_down` average-pooled
+    shortcuts after the first stage."""
 
-    def __init__(self, depth, cardinality=32, width=4, classes=1000, use_se=False, in_channels=3, **kwargs):
+    def __init__(self, layers, cardinality, bottleneck_width, classes=1000, last_gamma=False, use_se=False,
+                 deep_stem=False, avg_down=False, stem_width=64, norm_layer=nn.BatchNorm, norm_kwargs=None,
+                 in_channels=3, **kwargs):
         super().__init__(**kwargs)
-        if depth not in _LAYERS:
-            raise ValueError(f'ResNeXt depth {depth!r} is not one of {sorted(_LAYERS)}')
-        self.in_channels = in_channels
+        self.cardinality, self.bottleneck_width, self.in_channels = cardinality, bottleneck_width, in_channels
+        norm = dict(norm_kwargs or {})
         with self.name_scope():
             self.features = nn.HybridSequential(prefix='')
-            self.features.add(nn.Conv2D(64, 7, 2, 3, use_bias=False, in_channels=in_channels), nn.BatchNorm(),
-                              nn.Activation('relu'), nn.MaxPool2D(3, 2, 1))
-            for i, n in enumerate(_LAYERS[depth]):
+            if deep_stem:
+                self.features.add(nn.Conv2D(stem_width, 3, 2, 1, use_bias=False, in_channels=in_channels),
+                                  norm_layer(**norm), nn.Activation('relu'),
+                                  nn.Conv2D(stem_width, 3, 1, 1, use_bias=False), norm_layer(**norm),
+                                  nn.Activation('relu'), nn.Conv2D(stem_width * 2, 3, 1, 1, use_bias=False))
+            else:
+                self.features.add(nn.Conv2D(64, 7, 2, 3, use_bias=False, in_channels=in_channels))
+            self.features.add(norm_layer(**norm), nn.Activation('relu'))
+            stem = len(self.features) - 1
+            self.features.add(nn.MaxPool2D(3, 2, 1))
+            for i, n in enumerate(layers):
                 channels = 64 * 2 ** i
                 stage = nn.HybridSequential(prefix=f'stage{i + 1}_')
                 with stage.name_scope():
                     for j in range(n):
-                        stage.add(GroupBottleneck(channels, cardinality, width, 2 if (i and not j) else 1, j == 0,
-                                                  use_se))
+                        stage.add(Block(channels, cardinality, bottleneck_width, 2 if (i and not j) else 1, j == 0,
+                                        last_gamma, use_se, avg_down and i > 0 and j == 0, norm_layer, norm_kwargs))
                 self.features.add(stage)
             self.features.add(nn.GlobalAvgPool2D())
             self.output = nn.Dense(classes)
-        self.feature_info = [Stage('features.2', 64, 2)] + [Stage(f'features.{4 + i}', 256 * 2 ** i, 4 * 2 ** i)
-                                                            for i in range(4)]
+        self.feature_info = [Stage(f'features.{stem}', stem_width * 2 if deep_stem else 64, 2)] + [
+            Stage(f'features.{stem + 2 + i}', 256 * 2 ** i, 4 * 2 ** i) for i in range(len(layers))]
 
 
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
@@ -94,34 +115,34 @@ def _weights(arch):
 @register_model(weights=_weights('resnext50_32x4d'), **_REG)
 def resnext50_32x4d(classes=1000, in_channels=3):
     """ResNeXt-50 32x4d (arXiv:1611.05431)."""
-    return ResNeXt(50, 32, 4, classes, use_se=False, in_channels=in_channels)
+    return ResNext(_LAYERS[50], 32, 4, classes, use_se=False, in_channels=in_channels)
 
 
 @register_model(weights=_weights('resnext101_32x4d'), **_REG)
 def resnext101_32x4d(classes=1000, in_channels=3):
     """ResNeXt-101 32x4d (arXiv:1611.05431)."""
-    return ResNeXt(101, 32, 4, classes, use_se=False, in_channels=in_channels)
+    return ResNext(_LAYERS[101], 32, 4, classes, use_se=False, in_channels=in_channels)
 
 
 @register_model(weights=_weights('resnext101_64x4d'), **_REG)
 def resnext101_64x4d(classes=1000, in_channels=3):
     """ResNeXt-101 64x4d (arXiv:1611.05431)."""
-    return ResNeXt(101, 64, 4, classes, use_se=False, in_channels=in_channels)
+    return ResNext(_LAYERS[101], 64, 4, classes, use_se=False, in_channels=in_channels)
 
 
 @register_model(weights=_weights('se_resnext50_32x4d'), **_REG)
 def se_resnext50_32x4d(classes=1000, in_channels=3):
     """SE-ResNeXt-50 32x4d (arXiv:1709.01507)."""
-    return ResNeXt(50, 32, 4, classes, use_se=True, in_channels=in_channels)
+    return ResNext(_LAYERS[50], 32, 4, classes, use_se=True, in_channels=in_channels)
 
 
 @register_model(weights=_weights('se_resnext101_32x4d'), **_REG)
 def se_resnext101_32x4d(classes=1000, in_channels=3):
     """SE-ResNeXt-101 32x4d (arXiv:1709.01507)."""
-    return ResNeXt(101, 32, 4, classes, use_se=True, in_channels=in_channels)
+    return ResNext(_LAYERS[101], 32, 4, classes, use_se=True, in_channels=in_channels)
 
 
 @register_model(weights=_weights('se_resnext101_64x4d'), **_REG)
 def se_resnext101_64x4d(classes=1000, in_channels=3):
     """SE-ResNeXt-101 64x4d (arXiv:1709.01507)."""
-    return ResNeXt(101, 64, 4, classes, use_se=True, in_channels=in_channels)
+    return ResNext(_LAYERS[101], 64, 4, classes, use_se=True, in_channels=in_channels)
