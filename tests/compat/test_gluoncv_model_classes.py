@@ -1,6 +1,6 @@
 """gluonzoo.cv.model_zoo's model classes with GluonCV's signatures: ResNetV1 / ResNetV2, SE_ResNetV1 / SE_ResNetV2
 and their blocks (thumbnail, last_gamma, use_se, norm_kwargs, custom depths), GoogLeNet, Xception65, DenseNet,
-VGG, DarknetV3, ResNetV1b and its blocks (deep stem, dilated, avg_down), ResNext and its Block, SimplePoseResNet, MobilePose, CenterNet's DeconvResnet / DUCMobilenet, FCN / PSPNet / DeepLabV3 / DeepLabWV3Plus, SSD's VGGAtrousExtractor (batch_norm) and ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
+VGG, DarknetV3, ResNetV1b and its blocks (deep stem, dilated, avg_down), ResNext and its Block, cifar_ResidualAttentionModel, SimplePoseResNet, MobilePose, CenterNet's DeconvResnet / DUCMobilenet, FCN / PSPNet / DeepLabV3 / DeepLabWV3Plus, SSD's VGGAtrousExtractor (batch_norm) and ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
 imperative and hybridized."""
 import importlib
 from collections import OrderedDict
@@ -82,6 +82,9 @@ CASES = {
         input=[1, 3, 32, 32], module='resnext', init=0.1),
     'resnext_block': dict(block='Block', args=[16, 2, 4, 2, True], kwargs=dict(avg_down=True), input=[1, 32, 8, 8],
                           module='resnext'),
+    'residual_attention_cifar': dict(net='cifar_ResidualAttentionModel', args=[[1, 1, 1], [1, 1, 1]],
+                                     kwargs=dict(classes=4), input=[1, 3, 32, 32], module='residual_attentionnet',
+                                     init=0.05),
     'fcn_resnet50': dict(net='FCN', args=[3], kwargs=dict(backbone='resnet50', pretrained_base=False, crop_size=32),
                          input=[1, 3, 32, 32], module='', init=0.02),
     'psp_resnet50': dict(net='PSPNet', args=[2], kwargs=dict(backbone='resnet50', aux=False, pretrained_base=False,

@@ -33,8 +33,8 @@ def test_norm_layer_reaches_what_gluoncv_gives_it():
     assert net(mx.nd.zeros((1, 3, 32, 32))).shape == (1, 10)
 
 
-def test_bad_depth_or_size():
-    with pytest.raises(ValueError, match=r'depth in \[56, 92, 128, 164, 200, 236, 452\]'):
-        ResidualAttentionNet(50)
+def test_bad_stages_or_size():
+    with pytest.raises(ValueError, match=r'three stages of m and scale \(p, t, r\), not 224, \(1, 1\)'):
+        ResidualAttentionNet((1, 2, 1), (1, 1))
     with pytest.raises(ValueError, match=r'input_size in \[32, 224\]'):
-        ResidualAttentionNet(56, 64)
+        ResidualAttentionNet((1, 2, 1), (1, 1, 1), 64)

@@ -114,16 +114,17 @@ _INPUTS = {224: ((64, 7, 2, 3, True), (256, 512, 1024, 2048), 2, ((56, 28, 14), 
 
 
 class ResidualAttentionNet(Classifier):
-    """Residual Attention Network of `depth` for `input_size` x `input_size` images (224: ImageNet, 32: CIFAR)."""
+    """Residual Attention Network for `input_size` x `input_size` images (224: ImageNet, 32: CIFAR): `m` attention
+    modules in each of the three stages, each with `scale` = (p, t, r) residual units (GluonCV's arguments)."""
     head_name = 'fc'
 
-    def __init__(self, depth, input_size=224, classes=1000, norm_layer=nn.BatchNorm, norm_kwargs=None,
+    def __init__(self, scale, m, input_size=224, classes=1000, norm_layer=nn.BatchNorm, norm_kwargs=None,
                  in_channels=3, **kwargs):
         super().__init__(**kwargs)
-        if depth not in _DEPTHS or input_size not in _INPUTS:
-            raise ValueError(f'ResidualAttentionNet takes depth in {sorted(_DEPTHS)} and input_size in '
-                             f'{sorted(_INPUTS)}, not {depth!r} and {input_size!r}')
-        modules, scale = _DEPTHS[depth]
+        if input_size not in _INPUTS or len(m) != 3 or len(scale) != 3:
+            raise ValueError(f'ResidualAttentionNet takes input_size in {sorted(_INPUTS)}, three stages of m and '
+                             f'scale (p, t, r), not {input_size!r}, {m!r} and {scale!r}')
+        modules, scale = tuple(m), tuple(scale)
         (stem, kernel, stride, pad, pool), widths, stride4, sizes, head_pool = _INPUTS[input_size]
         bn = norm_factory(norm_layer, norm_kwargs)
         self.in_channels, self.fixed_input = in_channels, (input_size, input_size)
@@ -165,6 +166,26 @@ class ResidualAttentionNet(Classifier):
         return F.Flatten(self.fc(x))
 
 
+class ResidualAttentionModel(ResidualAttentionNet):
+    """GluonCV's ResidualAttentionModel: the 224 x 224 (ImageNet) network of `m` modules a stage, `scale` units."""
+
+    def __init__(self, scale, m, classes=1000, norm_layer=nn.BatchNorm, norm_kwargs=None, in_channels=3, **kwargs):
+        super().__init__(scale, m, 224, classes, norm_layer, norm_kwargs, in_channels, **kwargs)
+
+
+class cifar_ResidualAttentionModel(ResidualAttentionNet):  # noqa: N801 (GluonCV's name)
+    """GluonCV's cifar_ResidualAttentionModel: the 32 x 32 (CIFAR) network of `m` modules a stage, `scale` units."""
+
+    def __init__(self, scale, m, classes=10, norm_layer=nn.BatchNorm, norm_kwargs=None, in_channels=3, **kwargs):
+        super().__init__(scale, m, 32, classes, norm_layer, norm_kwargs, in_channels, **kwargs)
+
+
+def _net(depth, input_size, classes, norm_layer, norm_kwargs, in_channels):
+    modules, scale = _DEPTHS[depth]
+    cls = ResidualAttentionModel if input_size == 224 else cifar_ResidualAttentionModel
+    return cls(scale, modules, classes, norm_layer, norm_kwargs, in_channels)
+
+
 # -- registered builders ------------------------------------------------------------------------------------------
 _REG = dict(task='image-classification', protected=('in_channels',), test_input=(1, 3, 224, 224))
 _CIFAR = dict(_REG, test_input=(1, 3, 32, 32))
@@ -173,58 +194,58 @@ _CIFAR = dict(_REG, test_input=(1, 3, 32, 32))
 @register_model(**_REG)
 def residualattentionnet56(classes=1000, in_channels=3, norm_layer=nn.BatchNorm, norm_kwargs=None):
     """Residual Attention Network-56, 224x224 (arXiv:1704.06904)."""
-    return ResidualAttentionNet(56, 224, classes, norm_layer, norm_kwargs, in_channels)
+    return _net(56, 224, classes, norm_layer, norm_kwargs, in_channels)
 
 
 @register_model(**_REG)
 def residualattentionnet92(classes=1000, in_channels=3, norm_layer=nn.BatchNorm, norm_kwargs=None):
     """Residual Attention Network-92, 224x224 (arXiv:1704.06904)."""
-    return ResidualAttentionNet(92, 224, classes, norm_layer, norm_kwargs, in_channels)
+    return _net(92, 224, classes, norm_layer, norm_kwargs, in_channels)
 
 
 @register_model(**_REG)
 def residualattentionnet128(classes=1000, in_channels=3, norm_layer=nn.BatchNorm, norm_kwargs=None):
     """Residual Attention Network-128, 224x224 (arXiv:1704.06904)."""
-    return ResidualAttentionNet(128, 224, classes, norm_layer, norm_kwargs, in_channels)
+    return _net(128, 224, classes, norm_layer, norm_kwargs, in_channels)
 
 
 @register_model(**_REG)
 def residualattentionnet164(classes=1000, in_channels=3, norm_layer=nn.BatchNorm, norm_kwargs=None):
     """Residual Attention Network-164, 224x224 (arXiv:1704.06904)."""
-    return ResidualAttentionNet(164, 224, classes, norm_layer, norm_kwargs, in_channels)
+    return _net(164, 224, classes, norm_layer, norm_kwargs, in_channels)
 
 
 @register_model(**_REG)
 def residualattentionnet200(classes=1000, in_channels=3, norm_layer=nn.BatchNorm, norm_kwargs=None):
     """Residual Attention Network-200, 224x224 (arXiv:1704.06904)."""
-    return ResidualAttentionNet(200, 224, classes, norm_layer, norm_kwargs, in_channels)
+    return _net(200, 224, classes, norm_layer, norm_kwargs, in_channels)
 
 
 @register_model(**_REG)
 def residualattentionnet236(classes=1000, in_channels=3, norm_layer=nn.BatchNorm, norm_kwargs=None):
     """Residual Attention Network-236, 224x224 (arXiv:1704.06904)."""
-    return ResidualAttentionNet(236, 224, classes, norm_layer, norm_kwargs, in_channels)
+    return _net(236, 224, classes, norm_layer, norm_kwargs, in_channels)
 
 
 @register_model(**_REG)
 def residualattentionnet452(classes=1000, in_channels=3, norm_layer=nn.BatchNorm, norm_kwargs=None):
     """Residual Attention Network-452, 224x224 (arXiv:1704.06904)."""
-    return ResidualAttentionNet(452, 224, classes, norm_layer, norm_kwargs, in_channels)
+    return _net(452, 224, classes, norm_layer, norm_kwargs, in_channels)
 
 
 @register_model(**_CIFAR)
 def cifar_residualattentionnet56(classes=10, in_channels=3, norm_layer=nn.BatchNorm, norm_kwargs=None):
     """Residual Attention Network-56 for 32x32 CIFAR images (arXiv:1704.06904)."""
-    return ResidualAttentionNet(56, 32, classes, norm_layer, norm_kwargs, in_channels)
+    return _net(56, 32, classes, norm_layer, norm_kwargs, in_channels)
 
 
 @register_model(**_CIFAR)
 def cifar_residualattentionnet92(classes=10, in_channels=3, norm_layer=nn.BatchNorm, norm_kwargs=None):
     """Residual Attention Network-92 for 32x32 CIFAR images (arXiv:1704.06904)."""
-    return ResidualAttentionNet(92, 32, classes, norm_layer, norm_kwargs, in_channels)
+    return _net(92, 32, classes, norm_layer, norm_kwargs, in_channels)
 
 
 @register_model(**_CIFAR)
 def cifar_residualattentionnet452(classes=10, in_channels=3, norm_layer=nn.BatchNorm, norm_kwargs=None):
     """Residual Attention Network-452 for 32x32 CIFAR images (arXiv:1704.06904)."""
-    return ResidualAttentionNet(452, 32, classes, norm_layer, norm_kwargs, in_channels)
+    return _net(452, 32, classes, norm_layer, norm_kwargs, in_channels)
