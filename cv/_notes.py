@@ -36,8 +36,6 @@ DIFFERS = {
     'gluoncv.model_zoo.FCN': "ctx=None (the default) is MXNet's current context (GluonCV: cpu()); backbone may also be a registered classifier name (resnet50_v1s); init_heads=False leaves the heads uninitialized (the registry's builders pass it)",
     'gluoncv.data.CustomVOCDetection': "generate_classes=True names the classes after the annotations' objects and the labels index them (GluonCV's sets an instance CLASSES that its classes property does not read, so its classes and labels stay VOC's)",
     'gluoncv.data.CustomVOCDetectionBase': "classes= applies to this dataset (GluonCV's sets the class attribute CLASSES, which every later CustomVOCDetectionBase then has)",
-    'gluoncv.model_zoo.Block': "last_gamma=True starts the last BatchNorm's gamma at zero, as GluonCV documents it (its code does so for last_gamma=False, the default); parameter files agree",
-    'gluoncv.model_zoo.ResNext': "last_gamma as Block's: True starts each block's last gamma at zero (GluonCV: False does)",
     'gluoncv.model_zoo.get_model_list': 'a sorted list of the registered vision model names (GluonCV: dict_keys of its table); includes gluonzoo-only models (efficientnet_lite0, ssd_128_mobilenetv2_1.0_scenes, ...)',
     'gluoncv.model_zoo.get_ssd': 'builds the registered ssd_{base_size}_{name}_{dataset} with classes; features/filters/sizes/ratios/steps/anchor_generator are not used (the registered model has GluonCV s architecture)',
     'gluoncv.model_zoo.get_yolov3': 'builds the registered yolo3_{name}_{dataset} with classes; stages/filters/anchors/strides are not used',
@@ -102,9 +100,12 @@ OTHER_ISSUES = [
     ('gluoncv.model_zoo.*dcnv2*', 28), ('gluoncv.model_zoo.*dla*', 28), ('gluoncv.model_zoo.*fpn_syncbn*', 28),
     ('gluoncv.model_zoo.*doublehead*', 28), ('gluoncv.model_zoo.*DoubleHead*', 28), ('gluoncv.model_zoo.*icnet*', 28),
     ('gluoncv.model_zoo.*ICNet*', 28), ('gluoncv.model_zoo.*fastscnn*', 28), ('gluoncv.model_zoo.*FastSCNN*', 28),
-    ('gluoncv.model_zoo.*danet*', 28), ('gluoncv.model_zoo.*DANet*', 28), ('gluoncv.model_zoo.*alpha_pose*', 28),
+    ('gluoncv.model_zoo.*danet*', 28), ('gluoncv.model_zoo.*DANet*', 28),
+    ('gluoncv.model_zoo.*alpha_pose*', 28),
+    ('gluoncv.model_zoo.attention.*', 28),  # DANet's position and channel attention modules (its danet.py's)
     ('gluoncv.model_zoo.*ssd_512_resnet152_v2_voc', 28),
-    ('gluoncv.model_zoo.*ssd_300_mobilenet1_0_lite_coco', 28), ('gluoncv.model_zoo.*custom_faster_rcnn_fpn', 28),
+    ('gluoncv.model_zoo.*ssd_300_mobilenet1_0_lite_coco', 28),
+    ('gluoncv.model_zoo.ssd.anchor.LiteAnchorGenerator', 28),  # that lite SSD's anchors ('gluoncv.model_zoo.*custom_faster_rcnn_fpn', 28),
     ('gluoncv.model_zoo.*custom_mask_rcnn_fpn', 28), ('gluoncv.loss.ICNetLoss', 28), ('gluoncv.loss.SiamRPNLoss', 28),
     ('gluoncv.data.transforms.presets.alpha_pose*', 28),
     # issue 28's two-stage training: GluonCV's RPN / R-CNN target generators and samplers, Mask R-CNN's mask

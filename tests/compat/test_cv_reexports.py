@@ -23,7 +23,7 @@ def test_leaf_modules_hand_out_the_one_object():
     assert model_zoo.rcnn.faster_rcnn.faster_rcnn_resnet50_v1b_voc is model_zoo.faster_rcnn_resnet50_v1b_voc
     assert model_zoo.ssd.vgg_atrous.vgg16_atrous_300 is model_zoo.vgg16_atrous_300
     with pytest.raises(AttributeError, match='not provided by gluonzoo'):
-        model_zoo.ssd.target.SSDTargetGenerator
+        model_zoo.yolo.yolo_target.YOLOV3TargetMerger
 
 
 def test_moved_module_names_are_the_modules_gluoncv_leaves_there():

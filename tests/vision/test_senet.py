@@ -31,7 +31,7 @@ def test_norm_layer_and_kwargs_reach_every_norm():
 
 @pytest.mark.parametrize('last_gamma,gamma', [(False, 0.0), (True, 1.0)])
 def test_last_gamma(last_gamma, gamma):
-    net = DeepStemResNeXt(101, 1, 4, classes=3, avg_down=True, last_gamma=last_gamma)  # resnext101e, 1 group
+    net = DeepStemResNeXt([3, 4, 23, 3], 1, 4, classes=3, avg_down=True, last_gamma=last_gamma)  # resnext101e, 1 group
     net.initialize()
     net(mx.nd.zeros((1, 3, 32, 32)))
     last = net.features[10][0].body[-1]
@@ -40,7 +40,7 @@ def test_last_gamma(last_gamma, gamma):
 
 
 def test_bad_depth():
-    with pytest.raises(ValueError, match=r'\[101, 152\]'):
-        DeepStemResNeXt(50, 64, 4)
+    with pytest.raises(ValueError, match=r'four stages of layers, not \[3, 4\]'):
+        DeepStemResNeXt([3, 4], 64, 4)
     with pytest.raises(ValueError, match='9n \\+ 2'):
         CIFARResNeXt(30, 32, 4)

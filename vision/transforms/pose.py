@@ -80,6 +80,27 @@ def joint_targets(joints, image_size, heatmap_size, sigma=2):
     return target, weight[:, None, None], int(outside)
 
 
+class SimplePoseGaussianTargetGenerator:
+    """GluonCV's SimplePoseGaussianTargetGenerator: joint_targets for crops of `image_size` and heatmaps of
+    `heatmap_size`, both (width, height) as GluonCV gives them; a call on joints (num_joints, 3, 2) returns
+    (target (K, h, w), target_weight (K, 1, 1))."""
+
+    def __init__(self, num_joints, image_size, heatmap_size, sigma=2):
+        if np.shape(image_size) != (2,) or np.shape(heatmap_size) != (2,):
+            raise BadInputError(f'image_size and heatmap_size are (width, height) each, not {image_size!r} and '
+                                f'{heatmap_size!r}')
+        self._num_joints, self._sigma = num_joints, sigma
+        self._image_hw, self._heatmap_hw = tuple(image_size)[::-1], tuple(heatmap_size)[::-1]
+
+    def __call__(self, joints_3d):
+        joints = np.asarray(joints_3d)
+        if joints.shape[:1] != (self._num_joints,):
+            raise BadInputError(f'joints of shape {joints.shape}: the generator makes {self._num_joints} heatmaps, '
+                                'one a joint (num_joints, 3, 2)')
+        target, weight, _ = joint_targets(joints, self._image_hw, self._heatmap_hw, self._sigma)
+        return target, weight
+
+
 def _flip_joints(joints, width, joint_pairs):
     """Joints of the mirrored picture: x -> width - 1 - x, each (left, right) pair swapped, the x and y of an
     unlabelled joint zeroed (as GluonCV's flip_joints_3d)."""

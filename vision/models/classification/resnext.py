@@ -18,7 +18,8 @@ from .base import Classifier, Stage
 class Block(nn.HybridBlock):
     """GluonCV's ResNeXt Block: 1x1 -> grouped 3x3 (`cardinality` groups of `bottleneck_width` * channels/64, the
     `stride` here) -> 1x1 (x4), post-activation; `use_se` adds the SE gate, `downsample` a projection shortcut
-    (after a `stride` average pool with `avg_down`). `last_gamma` starts the last norm's gamma at zero."""
+    (after a `stride` average pool with `avg_down`). The last norm's gamma starts at zero unless `last_gamma`, as
+    GluonCV's code has it."""
 
     def __init__(self, channels, cardinality, bottleneck_width, stride, downsample=False, last_gamma=False,
                  use_se=False, avg_down=False, norm_layer=nn.BatchNorm, norm_kwargs=None, **kwargs):
@@ -29,7 +30,9 @@ class Block(nn.HybridBlock):
         self.body.add(nn.Conv2D(group_width, 1, use_bias=False), norm_layer(**norm), nn.Activation('relu'),
                       nn.Conv2D(group_width, 3, stride, 1, groups=cardinality, use_bias=False), norm_layer(**norm),
                       nn.Activation('relu'), nn.Conv2D(channels * 4, 1, use_bias=False),
-                      norm_layer(**norm, **({'gamma_initializer': 'zeros'} if last_gamma else {})))
+                      # GluonCV's code starts this gamma at zero unless last_gamma (its docs say the reverse):
+                      # the same start as GluonCV's training
+                      norm_layer(**norm, **({} if last_gamma else {'gamma_initializer': 'zeros'})))
         self.se = SEGate(channels // 4, channels * 4) if use_se else None
         self.downsample = None
         if downsample:

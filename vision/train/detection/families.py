@@ -3,8 +3,13 @@ package docstring): SSD, YOLOv3 (darknet's YOLOv3-tiny trains as one) and Center
 prepares the net, makes the targets of a batch and computes its loss."""
 import functools
 
+import mxnet as mx
 import numpy as np
+from mxnet import gluon
 
+from ....errors import BadInputError
+
+from ...ops import box_blocks, targets as target_blocks
 from ...transforms import detection as presets
 
 
@@ -86,6 +91,34 @@ def ssd_targets(anchors, label, iou_thresh=0.5, stds=(0.1, 0.1, 0.2, 0.2)):
         box[pos] = np.stack([(gx - ax) / aw / stds[0], (gy - ay) / ah / stds[1],
                              np.log(gw / aw) / stds[2], np.log(gh / ah) / stds[3]], axis=1)
     return cls, box
+
+
+class SSDTargetGenerator(gluon.Block):
+    """GluonCV's SSDTargetGenerator, over gluonzoo's matchers and coders: each anchor goes to the ground-truth box
+    it is the best anchor of, else to one it overlaps by `iou_thresh`; hard negatives by the class predictions
+    (`negative_mining_ratio` of them a positive, below `neg_thresh`; 0: every unmatched anchor a negative); returns
+    (class targets, box offsets normalized by `stds`, their mask) for (anchors (1, N, 4) centre form, class
+    predictions (B, N, C + 1), boxes (B, M, 4), class ids (B, M, 1))."""
+
+    def __init__(self, iou_thresh=0.5, neg_thresh=0.5, negative_mining_ratio=3, stds=(0.1, 0.1, 0.2, 0.2),
+                 **kwargs):
+        super().__init__(**kwargs)
+        self._match = target_blocks.CompositeMatcher([target_blocks.BipartiteMatcher(share_max=False),
+                                                      target_blocks.MaximumMatcher(iou_thresh)])
+        self._mining = negative_mining_ratio > 0
+        self._sample = target_blocks.OHEMSampler(negative_mining_ratio, thresh=neg_thresh) if self._mining else \
+            target_blocks.NaiveSampler()
+        self._classes = target_blocks.MultiClassEncoder()
+        self._boxes = target_blocks.NormalizedBoxCenterEncoder(stds=stds)
+        self._corners = box_blocks.BBoxCenterToCorner(split=False)
+
+    def forward(self, anchors, cls_preds, gt_boxes, gt_ids):
+        corners = self._corners(anchors.reshape((-1, 4)))
+        ious = mx.nd.transpose(mx.nd.contrib.box_iou(corners, gt_boxes), (1, 0, 2))  # (B, N, M)
+        matches = self._match(ious)
+        samples = self._sample(matches, cls_preds, ious) if self._mining else self._sample(matches)
+        box_targets, box_masks = self._boxes(samples, matches, corners, gt_boxes)
+        return self._classes(samples, matches, gt_ids), box_targets, box_masks
 
 
 def ssd_loss(cls_pred, box_pred, cls_target, box_target, negative_mining_ratio=3, rho=1.0, lambd=1.0):
@@ -271,6 +304,24 @@ def center_net_targets(label, num_class, width, height):
         reg[:, cy, cx] = center - np.array([cx, cy], np.float32)
         reg_mask[:, cy, cx] = 1
     return heat, wh, wh_mask, reg, reg_mask
+
+
+class CenterNetTargetGenerator(gluon.Block):
+    """GluonCV's CenterNetTargetGenerator: center_net_targets as a Block, called with one image's boxes (N, 4, in
+    heatmap pixels) and class ids (N,); returns the five targets as NDArrays."""
+
+    def __init__(self, num_class, output_width, output_height):
+        super().__init__()
+        self._num_class, self._output_width, self._output_height = num_class, int(output_width), int(output_height)
+
+    def forward(self, gt_boxes, gt_ids):
+        boxes = np.asarray(gt_boxes, np.float32).reshape(-1, 4)
+        ids = np.asarray(gt_ids, np.float32).reshape(-1, 1)
+        if len(boxes) != len(ids):
+            raise BadInputError(f'{len(boxes)} boxes but {len(ids)} class ids: give one id a box')
+        targets = center_net_targets(np.hstack([boxes, ids]), self._num_class, self._output_width,
+                                     self._output_height)
+        return tuple(mx.nd.array(t) for t in targets)
 
 
 def center_net_loss(outputs, targets, wh_weight=0.1, reg_weight=1.0):

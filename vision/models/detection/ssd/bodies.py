@@ -23,6 +23,9 @@ structural names agree; the SSD parity test shows these do); GluonCV's prefix in
 import mxnet as mx
 from mxnet.gluon import nn
 
+from .....errors import BadInputError
+from .....registry import get_backbone
+
 _XAVIER = mx.init.Xavier(rnd_type='gaussian', factor_type='out', magnitude=2)  # GluonCV's init of added layers
 _SYMBOL_STATS = {'running_mean': 'moving_mean', 'running_var': 'moving_var'}
 
@@ -131,23 +134,33 @@ class PreActTaps(nn.HybridBlock):
 
 
 class ResNetV1bSSD(nn.HybridBlock):
-    """GluonCV's resnet34_v1b SSD body: `stage1` (the classifier's stem to layer2, stride 8) and `stage2` (layer3
-    without its stride, then layer4: stride 16), from the backbone's two `stages`; then per `filters` entry a 1x1 conv
-    to max(min_depth, f) channels and a stride-2 3x3 conv (the last unpadded), with bias and ReLU."""
+    """GluonCV's ResNetV1bSSD: the ResNet V1b `network` (other keyword arguments are its builder's: `pretrained`)
+    cut into `stage1` (the stem to layer2, stride 8) and `stage2` (layer3 without its stride, then layer4: stride
+    16); then per `add_filters` entry a 1x1 conv to max(min_depth, f * reduce_ratio) channels and a stride-2 3x3
+    conv (the last unpadded), each with ReLU, a norm (`use_bn`) or a bias."""
 
-    def __init__(self, stages, filters, min_depth=128, **kwargs):
-        super().__init__(**kwargs)
+    def __init__(self, network, add_filters, norm_layer=nn.BatchNorm, norm_kwargs=None, use_bn=False,
+                 reduce_ratio=1.0, min_depth=128, **kwargs):
+        super().__init__()
+        if not network.endswith('v1b'):
+            raise BadInputError(f'ResNetV1bSSD takes a ResNet V1b network (resnet34_v1b, ...), not {network!r}')
+        stages = get_backbone(network, pretrained=kwargs.pop('pretrained', False), out_indices=('layer2', 'layer4'),
+                              **kwargs).stages
         first = stages[1][0][0]  # layer3's first block: GluonCV sets its stride to 1 after building it, as here
         first.conv1._kwargs['stride'] = (1, 1)
         first.downsample[0]._kwargs['stride'] = (1, 1)
         with self.name_scope():
             self.stage1, self.stage2 = stages[0], stages[1]
             self.more_stages = nn.HybridSequential()
-            for i, f in enumerate(filters):
+            for i, f in enumerate(add_filters):
                 stage = nn.HybridSequential(prefix='')
-                stage.add(nn.Conv2D(max(min_depth, f), 1, weight_initializer=_XAVIER), nn.Activation('relu'),
-                          nn.Conv2D(f, 3, 2, 0 if i == len(filters) - 1 else 1, weight_initializer=_XAVIER),
-                          nn.Activation('relu'))
+                for channels, kernel, stride, pad in ((max(min_depth, int(round(f * reduce_ratio))), 1, 1, 0),
+                                                      (f, 3, 2, 0 if i == len(add_filters) - 1 else 1)):
+                    stage.add(nn.Conv2D(channels, kernel, stride, pad, use_bias=not use_bn,
+                                        weight_initializer=_XAVIER))
+                    if use_bn:
+                        stage.add(norm_layer(**(norm_kwargs or {})))
+                    stage.add(nn.Activation('relu'))
                 self.more_stages.add(stage)
 
     def hybrid_forward(self, F, x):
@@ -156,3 +169,8 @@ class ResNetV1bSSD(nn.HybridBlock):
         for stage in self.more_stages:
             maps.append(stage(maps[-1]))
         return maps
+
+
+def resnet34_v1b_ssd(**kwargs):
+    """ssd_300_resnet34_v1b's body (GluonCV's builder): ResNet-34 V1b, added maps of 256, 256, 128, 128."""
+    return ResNetV1bSSD('resnet34_v1b', [256, 256, 128, 128], **kwargs)

@@ -239,8 +239,7 @@ def _body(backbone, size, pretrained_base, filters=None):
     if backbone == 'vgg16_atrous':
         return vgg16_atrous(size, pretrained_base)
     if backbone == 'resnet34_v1b':
-        stages = get_backbone('resnet34_v1b', pretrained=pretrained_base, out_indices=('layer2', 'layer4')).stages
-        return ResNetV1bSSD(stages, filters or (256, 256, 128, 128))
+        return ResNetV1bSSD('resnet34_v1b', filters or (256, 256, 128, 128), pretrained=pretrained_base)
     prefix, taps, default = _EXPANDED[backbone]
     filters = filters or default
     if isinstance(taps[0], str):
