@@ -1,9 +1,9 @@
 """gluoncv.data: GluonCV's datasets with its signatures and NDArray images (gluonzoo.vision.data.ndarray, over
 gluonzoo's readers), transforms and batchify."""
 from gluonzoo import aliases
-from gluonzoo.vision.data.ndarray import (COCODetection, COCOInstance, CustomVOCDetection,  # noqa: F401
-                                         CustomVOCDetectionBase, ImageNet, ImageNet1kAttr, LstDetection,
-                                         MixupDetection, RecordFileDetection, VOCDetection)
+from gluonzoo.vision.data.ndarray import (COCODetection, COCOInstance, COCOKeyPoints,  # noqa: F401
+                                         CustomVOCDetection, CustomVOCDetectionBase, ImageNet, ImageNet1kAttr,
+                                         LstDetection, MixupDetection, RecordFileDetection, VOCDetection)
 # the leaf modules data.sampler and data.dataloader are served from here, so their names are attributes here too
 from gluonzoo.vision.data.gluoncv_loading import (DetectionDataLoader, RandomTransformDataLoader,  # noqa: F401
                                                   ShuffleSplitSampler, SplitSampler, SplitSortedBucketSampler,
@@ -12,7 +12,7 @@ from gluonzoo.vision.data.gluoncv_loading import (DetectionDataLoader, RandomTra
 from gluonzoo.vision.data.gluoncv_segmentation import (ADE20KSegmentation, SegmentationDataset,  # noqa: F401
                                                        VOCSegmentation, get_segmentation_dataset, ms_batchify_fn)
 
-__all__ = ['ADE20KSegmentation', 'COCODetection', 'COCOInstance', 'CustomVOCDetection', 'CustomVOCDetectionBase',
+__all__ = ['ADE20KSegmentation', 'COCODetection', 'COCOInstance', 'COCOKeyPoints', 'CustomVOCDetection', 'CustomVOCDetectionBase',
            'DetectionDataLoader', 'ImageNet', 'ImageNet1kAttr', 'LstDetection', 'MixupDetection',
            'RandomTransformDataLoader', 'RecordFileDetection', 'SegmentationDataset', 'ShuffleSplitSampler',
            'SplitSampler', 'VOCDetection', 'VOCSegmentation', 'get_segmentation_dataset', 'ms_batchify_fn']

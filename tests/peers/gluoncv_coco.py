@@ -1,6 +1,6 @@
 """(peers venv) GluonCV's COCO keypoint dataset and its COCO keypoint / instance metrics on files the test wrote. Jobs:
 
-{kind: 'keypoints', root, split, out}: COCOKeyPoints(root, splits=[split]) (GluonCV's layout: root/annotations/
+{kind: 'keypoints', root, split, out[, kwargs]}: COCOKeyPoints(root, splits=[split], **kwargs) (GluonCV's layout: root/annotations/
     <split>.json, images at root/<coco_url's folder>/<id>.jpg), every item to OUT/<out>.npz as `image_ids`,
     `bboxes` (N, 4), `joints` (N, 17, 3, 2) and `image_<i>` (RGB uint8).
 {kind: 'keypoint_metric', ann_file, data, in_vis_thresh, out}: COCOKeyPointsMetric fed DATA (an .npz of coords
@@ -33,7 +33,7 @@ class _Data:
 
 def keypoints(out, job):
     from gluoncv.data import COCOKeyPoints
-    ds = COCOKeyPoints(job['root'], splits=[job['split']])
+    ds = COCOKeyPoints(job['root'], splits=[job['split']], **job.get('kwargs', {}))
     arrays, ids, boxes, joints = {}, [], [], []
     for i in range(len(ds)):
         img, label, image_id = ds[i]

@@ -38,17 +38,31 @@ def figures(tmp_path_factory):
     return root, path
 
 
-def test_keypoints_match_gluoncv(figures, tmp_path):
-    root, path = figures
-    gcv = tmp_path / 'gcv'
+def _gluoncv_layout(root, path, gcv, drop_people_of=(), off_centre=None):
+    """A copy of the figure folder in GluonCV's layout (GluonCV reads the image id from the file name and the folder
+    from coco_url), without the annotations of the images `drop_people_of` (so they have nobody), and annotation
+    `off_centre`'s labelled joints moved to its box's corner (check_centers drops that person)."""
     doc = json.loads(path.read_text())
+    if off_centre is not None:
+        a = doc['annotations'][off_centre]
+        kp = np.array(a['keypoints'], np.float64).reshape(17, 3)
+        kp[kp[:, 2] > 0, :2] = a['bbox'][:2]
+        a['keypoints'] = kp.ravel().tolist()
     os.makedirs(gcv / 'annotations')
     os.makedirs(gcv / 'figs')
-    for image in doc['images']:  # GluonCV reads the image id from the file name and the folder from coco_url
+    for image in doc['images']:
         name = f'{image["id"]:012d}.jpg'
         shutil.copy(root / 'JPEGImages' / image['file_name'], gcv / 'figs' / name)
         image.update(file_name=name, coco_url=f'http://example.org/figs/{name}')
+    doc['annotations'] = [a for a in doc['annotations'] if a['image_id'] not in drop_people_of]
     (gcv / 'annotations' / 'kp.json').write_text(json.dumps(doc))
+    return doc
+
+
+def test_keypoints_match_gluoncv(figures, tmp_path):
+    root, path = figures
+    gcv = tmp_path / 'gcv'
+    doc = _gluoncv_layout(root, path, gcv)
     run_peer('gluoncv_coco.py', tmp_path, [{'kind': 'keypoints', 'root': str(gcv), 'split': 'kp', 'out': 'kp'}])
     ref = np.load(tmp_path / 'kp.npz')
 
@@ -70,6 +84,31 @@ def test_keypoints_match_gluoncv(figures, tmp_path):
     assert len(strict) == (labelled >= 5).sum() < len(ds)
     back = pickle.loads(pickle.dumps(strict))  # DataLoader workers get it without the COCO index
     np.testing.assert_array_equal(back.sample(0)[1]['joints_3d'], strict.sample(0)[1]['joints_3d'])
+
+
+def test_gluoncv_signature_keypoints_match_gluoncv(figures, tmp_path):
+    """gluonzoo.cv.data.COCOKeyPoints(root, splits, check_centers, skip_empty): GluonCV's samples, NDArray images,
+    a picture without people as GluonCV's dummy person."""
+    import gluonzoo.cv as gcv
+    root, path = figures
+    first = json.loads(path.read_text())['images'][1]['id']
+    doc = _gluoncv_layout(root, path, tmp_path / 'gcv', drop_people_of={first}, off_centre=-1)
+    jobs = [{'kind': 'keypoints', 'root': str(tmp_path / 'gcv'), 'split': 'kp', 'out': name, 'kwargs': kwargs}
+            for name, kwargs in (('plain', {}), ('centred', {'check_centers': True, 'skip_empty': False}))]
+    run_peer('gluoncv_coco.py', tmp_path, jobs)
+    for job in jobs:
+        ref = np.load(tmp_path / f'{job["out"]}.npz')
+        ds = gcv.data.COCOKeyPoints(str(tmp_path / 'gcv'), splits=['kp'], **job['kwargs'])
+        assert len(ds) == len(ref['image_ids']) > 0 and ds.num_joints == 17
+        for i in range(len(ds)):
+            img, label, image_id = ds[i]
+            assert image_id == ref['image_ids'][i]
+            np.testing.assert_array_equal(img.asnumpy(), ref[f'image_{i}'])
+            np.testing.assert_array_equal(np.asarray(label['bbox'], np.float64), ref['bboxes'][i])
+            np.testing.assert_array_equal(label['joints_3d'], ref['joints'][i])
+    dummies = (ref['bboxes'] == [-1, -1, 0, 0]).all(axis=1).sum()  # pictures without (valid) people: 2
+    assert dummies == 2 and len(ref['image_ids']) == len(np.load(tmp_path / 'plain.npz')['image_ids']) - 1 + dummies
+    assert len(doc['images']) and ds.coco.getCatIds() == [1]
 
 
 def _png(path):

@@ -5,6 +5,7 @@ GluonCV's subclassing hooks: a subclass sets `CLASSES` (and optionally passes `i
 its own VOC-style folders, as GluonCV's "prepare a custom dataset" tutorial does. `gluonzoo.cv.data` re-exports
 them; gluonzoo's own (numpy images, a `classes=` argument) stay in gluonzoo.vision.data.
 """
+import json
 import os
 import warnings
 
@@ -20,8 +21,9 @@ from . import detection as _ours
 from . import keypoints as _keypoints
 from .folder import ImageNet as _ImageNet
 
-__all__ = ['COCODetection', 'COCOInstance', 'ClassProperty', 'CustomVOCDetection', 'CustomVOCDetectionBase',
-           'ImageNet', 'ImageNet1kAttr', 'KeyPointDataset', 'LstDetection', 'MixupDetection', 'RecordFileDetection', 'VOCDetection', 'VisionDataset']
+__all__ = ['COCODetection', 'COCOInstance', 'COCOKeyPoints', 'ClassProperty', 'CustomVOCDetection',
+           'CustomVOCDetectionBase', 'ImageNet', 'ImageNet1kAttr', 'KeyPointDataset', 'LstDetection', 'MixupDetection',
+           'RecordFileDetection', 'VOCDetection', 'VisionDataset']
 
 
 def _root(path, default):
@@ -232,6 +234,83 @@ class COCOInstance(_COCOSplits):
                                     'polygons (GluonCV\'s too): use gluonzoo.vision.data.COCOInstance for RLE')
             segm.append([np.asarray(p, np.float32).reshape(-1, 2) for p in ann['segmentation'] if len(p) >= 6])
         return self._transform(img, label, segm) if self._transform else (img, label, segm)
+
+
+class COCOKeyPoints(KeyPointDataset):
+    """GluonCV's COCOKeyPoints: one sample a person (image NDArray, {'bbox', 'joints_3d'}, image id) of
+    `root/annotations/<split>.json` for each of `splits`, the pictures in `root/<coco_url's folder>` (else
+    `root/<year dir>`: person_keypoints_val2017 -> val2017). The people are gluonzoo.vision.data.COCOKeyPoints'
+    (GluonCV's filter); `check_centers` also drops those whose labelled joints' centre is far from the box's
+    centre, and `skip_empty=False` keeps a picture without people as one dummy person (box -1, -1, 0, 0)."""
+    CLASSES = ['person']
+
+    def __init__(self, root=None, splits=('person_keypoints_val2017',), check_centers=False, skip_empty=True):
+        root = _root(root, 'coco')
+        super().__init__(root)
+        splits = [splits] if isinstance(splits, str) else list(splits)
+        self._readers, self._samples = [], []
+        for split in splits:
+            ann = os.path.join(root, 'annotations', f'{split}.json')
+            reader = _keypoints.COCOKeyPoints(self._images_dir(root, ann, split), ann)
+            self._readers.append(reader)
+            people = {}
+            for i, image_id in enumerate(reader.image_ids):
+                if not check_centers or _centred(reader.labels[i]):
+                    people.setdefault(image_id, []).append(i)
+            for image_id in sorted(reader.coco.getImgIds()):
+                if image_id in people:
+                    self._samples += [(reader, i, None) for i in people[image_id]]
+                elif not skip_empty:
+                    self._samples.append((reader, None, image_id))  # GluonCV's dummy person
+        self.json_id_to_contiguous = {self._readers[0].category_id: 0} if self._readers else {}
+        self.contiguous_id_to_json = {v: k for k, v in self.json_id_to_contiguous.items()}
+
+    @staticmethod
+    def _images_dir(root, ann, split):
+        with open(ann) as f:
+            images = json.load(f).get('images') or [{}]
+        url = images[0].get('coco_url')
+        return os.path.join(root, url.split('/')[-2]) if url else os.path.join(root, split.split('_')[-1])
+
+    @property
+    def num_joints(self):
+        return 17
+
+    @property
+    def joint_pairs(self):
+        return [list(p) for p in meta.COCO_FLIP_PAIRS]
+
+    @property
+    def coco(self):
+        if len(self._readers) != 1:
+            raise ValueError(f'coco: this dataset holds {len(self._readers)} splits; make one a split')
+        return self._readers[0].coco
+
+    def __len__(self):
+        return len(self._samples)
+
+    def __getitem__(self, idx):
+        reader, i, empty = self._samples[idx]
+        if empty is None:
+            img, label, image_id = reader.sample(i)
+        else:
+            entry = reader.coco.loadImgs([empty])[0]
+            img, image_id = read_image(os.path.join(reader.images_dir, entry['file_name'])), empty
+            label = {'bbox': np.array([-1, -1, 0, 0]), 'joints_3d': np.zeros((17, 3, 2), np.float32)}
+        return mx.nd.array(img, dtype='uint8'), label, image_id
+
+
+def _centred(label):
+    """GluonCV's check_centers test of one person: exp(-2 |box centre - labelled joints' centre|^2 / box area)
+    at least (labelled joints / 80 + 47 / 80)."""
+    x1, y1, x2, y2 = label['bbox']
+    joints = label['joints_3d']
+    seen = joints[:, 0, 1] > 0
+    count = float(joints[:, 0, 1].sum())
+    kp = np.array([np.sum(joints[:, 0, 0] * seen), np.sum(joints[:, 1, 0] * (joints[:, 1, 1] > 0))]) / count
+    box = np.array([(x1 + x2) / 2.0, (y1 + y2) / 2.0])
+    ks = np.exp(-2 * np.sum(np.square(box - kp)) / ((y2 - y1) * (x2 - x1)))
+    return not (count / 80.0 + 47 / 80.0) > ks
 
 
 class MixupDetection(Dataset):
