@@ -15,6 +15,7 @@ DIFFERS = {
     'gluonnlp.loss.LabelSmoothing': "dense labels without units work, hybridized too (GluonNLP's Python custom operator is refused by MXNet 1.9.1); a sparse label without units is a ValueError (GluonNLP: AssertionError)",
     'gluonnlp.model.SequenceSampler': "top_k samples among the k most likely tokens of each step (GluonNLP's compares argsort's output, the token ids in score order, with k, so it keeps an arbitrary set)",
     'gluonnlp.model.BeamSearchSampler': "decoder states may hold dicts too (GluonNLP's hybridized step refuses them)",
+    'gluonnlp.model.HybridBeamSearchSampler': "hybridize() works on MXNet 1.9.1: the search is unrolled over max_length into one graph (GluonNLP's while_loop graph fails there with an int32/float32 clash in its cond); the samples always run to max_length + 1 tokens, -1 after each beam's end",
     'gluonnlp.utils.check_version': 'compares with the GluonNLP API release gluonzoo.nlp mirrors (0.10.0), since GluonNLP scripts pass GluonNLP version numbers; library= compares that module, as GluonNLP does',
     'gluonnlp.utils.save_parameters': 'written under a temporary name and renamed, so a failed save leaves no partial file; s3:// paths are a BadInputError (GluonNLP goes through boto3); the same for save_states, load_parameters, load_states, mkdir (GluonNLP warns there) and remove',
     'gluonnlp.utils.grad_global_norm': 'parameters without any gradient are a BadInputError (GluonNLP: AssertionError)',

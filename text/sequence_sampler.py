@@ -12,7 +12,7 @@ from mxnet.gluon import HybridBlock
 
 from ..errors import BadInputError
 
-__all__ = ['BeamSearchSampler', 'BeamSearchScorer', 'SequenceSampler']
+__all__ = ['BeamSearchSampler', 'BeamSearchScorer', 'HybridBeamSearchSampler', 'SequenceSampler']
 
 #: the score of a beam that must not be chosen (GluonNLP's LARGE_NEGATIVE_FLOAT)
 _NEVER = -1e18
@@ -49,18 +49,18 @@ def _map_states(fn, states, info=None):
         return {k: _map_states(fn, v, (info or {}).get(k)) for k, v in states.items()}
     if states is None:
         return None
-    if not isinstance(states, mx.nd.NDArray):
+    if not isinstance(states, (mx.nd.NDArray, mx.sym.Symbol)):
         raise BadInputError(f'decoder states must be NDArrays in lists, tuples or dicts, not {type(states).__name__}')
     return fn(states, info['__layout__'].find('N') if info else 0)
 
 
-def _tile(states, beam_size, batch_size, info=None):
+def _tile(states, beam_size, batch_size, info=None, F=mx.nd):
     """Each batch row repeated beam_size times, beam rows adjacent (row b * beam + k is beam k of sentence b)."""
     def tile(a, axis):
-        if a.shape[axis] != batch_size:
+        if isinstance(a, mx.nd.NDArray) and a.shape[axis] != batch_size:
             raise BadInputError(f'every decoder state must have the batch ({batch_size}) on axis {axis}, got shape '
                                 f'{a.shape}')
-        return mx.nd.repeat(a, repeats=beam_size, axis=axis)
+        return F.repeat(a, repeats=beam_size, axis=axis)
     return _map_states(tile, states, info)
 
 
@@ -75,10 +75,48 @@ def _check(beam_size, eos_id):
         raise BadInputError(f'eos_id must be a token id (>= 0), got {eos_id}')
 
 
-def _finish(samples, scores, valid_length, alive, eos_id):
+def _finish(samples, scores, valid_length, alive, eos_id, F=mx.nd):
     """After max_length steps: beams still alive end with eos_id, the others with -1."""
-    last = mx.nd.where(alive, mx.nd.full(alive.shape, eos_id, dtype='int32'), mx.nd.full(alive.shape, -1, dtype='int32'))
-    return mx.nd.concat(samples, last.expand_dims(2), dim=2), scores, valid_length + alive
+    last = F.where(alive, F.ones_like(alive) * eos_id, -F.ones_like(alive))
+    return F.concat(samples, last.expand_dims(2), dim=2), scores, valid_length + alive
+
+
+def _beam_search(F, decoder, scorer, inputs, states, B, K, eos_id, max_length, V=None):
+    """The beam search of B sentences with K beams for up to max_length steps, in F (mx.nd or mx.sym). With V
+    (the vocabulary size) known the steps form one static graph and run to max_length (finished beams carried on,
+    padded with -1); imperatively (V None) they stop once every beam has finished."""
+    info = _state_info(decoder, B)
+    states = _tile(states, K, B, info, F)
+    step_input = F.repeat(inputs, repeats=K, axis=0).astype('int32')
+    samples = step_input.reshape((B, K, 1))
+    alive = F.ones((B, K), dtype='int32')
+    valid_length = F.ones((B, K), dtype='int32')
+    scores = F.zeros((B, K))
+    if K > 1:  # one start: the first step chooses among beam 0's extensions only
+        scores = F.concat(F.zeros((B, 1)), F.ones((B, K - 1)) * _NEVER, dim=1)
+    offsets = F.arange(0, B * K, K, dtype='int32').reshape((-1, 1))  # row of beam 0 of each sentence
+    for step in range(1, max_length + 1):
+        log_probs, states = decoder(step_input, states)
+        vocab = V or log_probs.shape[1]
+        live = alive.expand_dims(2).astype('float32')
+        candidates = scorer(log_probs.reshape((B, K, vocab)), scores, F.ones((1,)) * step)
+        candidates = F.broadcast_mul(live, candidates) + F.broadcast_mul(1 - live, F.ones_like(candidates) * _NEVER)
+        carried = F.where(alive, F.ones_like(scores) * _NEVER, scores)  # finished beams, as they are
+        scores, picks = F.topk(F.concat(candidates.reshape((B, -1)), carried, dim=1), axis=1, k=K, ret_typ='both')
+        picks = picks.astype('int32')
+        is_carried = picks >= K * vocab
+        beam = F.where(is_carried, picks - K * vocab, F.floor(picks / vocab))
+        word = F.where(is_carried, -F.ones_like(picks), picks % vocab)
+        rows = F.broadcast_add(beam, offsets).reshape((-1,))
+        samples = F.concat(F.take(samples.reshape((B * K, -1)), rows), word.reshape((-1, 1)),
+                           dim=1).reshape((B, K, -1))
+        valid_length = F.take(valid_length.reshape((-1,)), rows).reshape((B, K)) + 1 - is_carried
+        states = _map_states(lambda a, axis: F.take(a, rows, axis=axis), states, info)
+        alive = F.take(alive.reshape((-1,)), rows).reshape((B, K)) * (word != eos_id)
+        step_input = F.relu(word).reshape((-1,))
+        if V is None and alive.sum().asscalar() == 0:
+            return samples, scores, valid_length
+    return _finish(samples, scores, valid_length, alive, eos_id, F)
 
 
 class BeamSearchSampler:
@@ -91,40 +129,33 @@ class BeamSearchSampler:
         self._scorer, self._max_length = scorer, max_length
 
     def __call__(self, inputs, states):
-        B, K = inputs.shape[0], self._beam_size
-        info = _state_info(self._decoder, B)
-        states = _tile(states, K, B, info)
-        step_input = mx.nd.repeat(inputs, repeats=K, axis=0).astype('int32')
-        samples = step_input.reshape((B, K, 1))
-        alive = mx.nd.ones((B, K), dtype='int32')
-        valid_length = mx.nd.ones((B, K), dtype='int32')
-        scores = mx.nd.zeros((B, K))
-        if K > 1:
-            scores[:, 1:] = _NEVER  # one start: the first step chooses among beam 0's extensions only
-        offsets = mx.nd.arange(0, B * K, K, dtype='int32').reshape((-1, 1))  # row of beam 0 of each sentence
-        for step in range(1, self._max_length + 1):
-            log_probs, states = self._decoder(step_input, states)
-            V = log_probs.shape[1]
-            live = alive.expand_dims(2).astype('float32')
-            candidates = self._scorer(log_probs.reshape((B, K, V)), scores, mx.nd.array([step]))
-            candidates = live * candidates + (1 - live) * _NEVER
-            carried = mx.nd.where(alive, mx.nd.full(scores.shape, _NEVER), scores)  # finished beams, as they are
-            scores, picks = mx.nd.topk(mx.nd.concat(candidates.reshape((B, -1)), carried, dim=1), axis=1, k=K,
-                                       ret_typ='both')
-            picks = picks.astype('int32')
-            is_carried = picks >= K * V
-            beam = mx.nd.where(is_carried, picks - K * V, mx.nd.floor(picks / V))
-            word = mx.nd.where(is_carried, -mx.nd.ones_like(picks), picks % V)
-            rows = (beam + offsets).reshape((-1,))
-            samples = mx.nd.concat(mx.nd.take(samples.reshape((B * K, -1)), rows), word.reshape((-1, 1)),
-                                   dim=1).reshape((B, K, -1))
-            valid_length = mx.nd.take(valid_length.reshape((-1,)), rows).reshape((B, K)) + 1 - is_carried
-            states = _map_states(lambda a, axis: mx.nd.take(a, rows, axis=axis), states, info)
-            alive = mx.nd.take(alive.reshape((-1,)), rows).reshape((B, K)) * (word != self._eos_id)
-            step_input = mx.nd.relu(word).reshape((-1,))
-            if alive.sum().asscalar() == 0:
-                return samples, scores, valid_length
-        return _finish(samples, scores, valid_length, alive, self._eos_id)
+        return _beam_search(mx.nd, self._decoder, self._scorer, inputs, states, inputs.shape[0], self._beam_size,
+                            self._eos_id, self._max_length)
+
+
+class HybridBeamSearchSampler(HybridBlock):
+    """BeamSearchSampler as a HybridBlock, GluonNLP's: `batch_size` and `vocab_size` (default the decoder's
+    `_vocab_size`) are fixed, so hybridized the whole search, `max_length` steps, is one graph; the samples run
+    to max_length + 1 tokens (finished beams padded with -1), the first valid_length of each being
+    BeamSearchSampler's."""
+
+    def __init__(self, batch_size, beam_size, decoder, eos_id, scorer=BeamSearchScorer(alpha=1.0, K=5),
+                 max_length=100, vocab_size=None, prefix=None, params=None):
+        super().__init__(prefix=prefix, params=params)
+        _check(beam_size, eos_id)
+        vocab_size = vocab_size or getattr(decoder, '_vocab_size', None)
+        if vocab_size is None:
+            raise BadInputError('HybridBeamSearchSampler needs vocab_size (or a decoder with _vocab_size): its graph '
+                                'is built for one vocabulary size')
+        if getattr(decoder, '_vocab_size', vocab_size) != vocab_size:
+            raise BadInputError(f'vocab_size={vocab_size} but the decoder\'s _vocab_size is {decoder._vocab_size}')
+        self._batch_size, self._beam_size, self._eos_id = batch_size, beam_size, eos_id
+        self._max_length, self._vocab_size = max_length, vocab_size
+        self._decoder, self._scorer = decoder, scorer  # children: a hybridized graph takes their parameters
+
+    def hybrid_forward(self, F, inputs, states):  # pylint: disable=arguments-differ
+        return _beam_search(F, self._decoder, self._scorer, inputs, states, self._batch_size, self._beam_size,
+                            self._eos_id, self._max_length, self._vocab_size)
 
 
 class SequenceSampler:

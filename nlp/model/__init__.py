@@ -19,9 +19,10 @@ from gluonzoo.text.models.rnn_cells import LSTMPCellWithClip, RNNCellLayer
 from gluonzoo.text.models.sampled_block import ISDense, NCEDense, SparseISDense, SparseNCEDense
 from gluonzoo.text.models.transformer import TransformerEncoder, TransformerEncoderCell
 from gluonzoo.text.models.weight_drop import WeightDropParameter, apply_weight_drop
-from gluonzoo.text.sequence_sampler import BeamSearchSampler, BeamSearchScorer, SequenceSampler
+from gluonzoo.text.sequence_sampler import (BeamSearchSampler, BeamSearchScorer, HybridBeamSearchSampler,
+                                            SequenceSampler)
 
-__all__ = ['AWDRNN', 'AttentionCell', 'BERTClassifier', 'BERTEncoder', 'BERTModel', 'BeamSearchSampler',
+__all__ = ['AWDRNN', 'AttentionCell', 'BERTClassifier', 'BERTEncoder', 'BERTModel', 'BeamSearchSampler', 'HybridBeamSearchSampler',
            'BeamSearchScorer', 'BiLMEncoder', 'BigRNN', 'ConvolutionalEncoder', 'DistilBERTModel',
            'DotProductAttentionCell', 'ELMoBiLM', 'ELMoCharacterEncoder', 'GELU', 'Highway', 'ISDense',
            'L2Normalization', 'LSTMPCellWithClip', 'MLPAttentionCell', 'MultiHeadAttentionCell', 'NCEDense',

@@ -1,4 +1,4 @@
-"""gluonzoo.nlp.model's BeamSearchScorer, BeamSearchSampler and SequenceSampler against GluonNLP 0.10.0's: the same
+"""gluonzoo.nlp.model's BeamSearchScorer, BeamSearchSampler, HybridBeamSearchSampler and SequenceSampler against GluonNLP 0.10.0's: the same
 calls (tests/peers/sampler_cases.py) over the same stateful decoder give the same samples, scores and lengths
 (the sampler's draws too, under the same mx.random.seed); then what GluonNLP's gets wrong (top_k) and bad input."""
 import mxnet as mx
@@ -9,7 +9,7 @@ import gluonzoo.nlp as nlp
 from gluonzoo.errors import BadInputError
 
 from ..peers import run_peer_cases
-from ..peers.sampler_cases import Decoder, cases
+from ..peers.sampler_cases import Decoder, cases, hybrid_samplers
 
 
 def _inputs(rng):
@@ -38,6 +38,29 @@ def test_samplers_give_gluonnlps_answers(both):
     assert samples.shape[:2] == (3, 4) and (samples[:, :, 0] == [[1], [3], [4]]).all()
     assert (ours['beam_short.0'][:, :, -1] == 5).any() or (ours['beam_short.0'][:, :, -1] == -1).any()
     assert lengths.max() <= samples.shape[2]
+
+
+def test_hybridized_beam_search_is_gluonnlps_imperative_one(both):
+    """One graph for the whole search gives GluonNLP's HybridBeamSearchSampler's answers (GluonNLP's own hybridized
+    graph fails on MXNet 1.9.1, so its imperative run is the reference), and BeamSearchSampler's on the valid part."""
+    _, ref, d = both
+    for name, sampler in hybrid_samplers(nlp.model, d):
+        sampler.hybridize()
+        got = sampler(mx.nd.array(d['start']), [mx.nd.array(d['h0']), [mx.nd.array(d['memory'])]])
+        got = [g.asnumpy() for g in got]
+        np.testing.assert_array_equal(got[0], ref[f'{name}.0'], err_msg=name)
+        np.testing.assert_allclose(got[1], ref[f'{name}.1'], rtol=1e-5, atol=1e-5, err_msg=name)
+        np.testing.assert_array_equal(got[2], ref[f'{name}.2'], err_msg=name)
+    imperative = nlp.model.BeamSearchSampler(4, Decoder(d), eos_id=2, max_length=8)(d['start'], (d['h0'], [d['memory']]))
+    samples, lengths = ref['hybrid_beam.0'], ref['hybrid_beam.2']
+    np.testing.assert_array_equal(lengths, imperative[2].asnumpy())
+    for b in range(3):
+        for k in range(4):
+            n = lengths[b, k]
+            np.testing.assert_array_equal(samples[b, k, :n], imperative[0].asnumpy()[b, k, :n])
+            assert (samples[b, k, n:] == -1).all()
+    with pytest.raises(BadInputError, match='needs vocab_size'):
+        nlp.model.HybridBeamSearchSampler(3, 2, Decoder(d), eos_id=2)
 
 
 def test_top_k_samples_only_the_k_most_likely_tokens(both):

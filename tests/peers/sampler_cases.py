@@ -20,6 +20,35 @@ class Decoder:
         return mx.nd.log_softmax(logits), (new_h, extra)
 
 
+class HybridDecoder(mx.gluon.HybridBlock):
+    """Decoder's step as a HybridBlock (its arrays constants), for HybridBeamSearchSampler's graph; states are a
+    list [h, [memory]]."""
+
+    def __init__(self, d):
+        super().__init__()
+        with self.name_scope():
+            self.table = self.params.get_constant('table', d['table'])
+            self.w = self.params.get_constant('w', d['w'])
+            self.embed = self.params.get_constant('embed', d['embed'])
+
+    def hybrid_forward(self, F, step_input, states, table, w, embed):
+        h, extra = states
+        token = step_input.astype('int32')
+        logits = F.take(table, token) + F.dot(h, w)
+        new_h = F.tanh(h + F.take(embed, token) + extra[0].mean(axis=1))
+        return F.log_softmax(logits), [new_h, extra]
+
+
+def hybrid_samplers(model, d):
+    """[(case, HybridBeamSearchSampler over HybridDecoder(d))] for the batch of d['start']."""
+    dec = HybridDecoder(d)
+    dec.initialize()
+    return [(name, model.HybridBeamSearchSampler(batch_size=len(d['start']), decoder=dec, vocab_size=7,
+                                                 **{'eos_id': 2, **kwargs}))
+            for name, kwargs in (('hybrid_beam', dict(beam_size=4, max_length=8)),
+                                 ('hybrid_beam_short', dict(beam_size=2, max_length=2, eos_id=5)))]
+
+
 def cases(model, d):
     out = {}
     dec = Decoder(d)
@@ -36,6 +65,11 @@ def cases(model, d):
             ('beam_short', model.BeamSearchSampler(2, dec, eos_id=5, max_length=2)),
             ('beam_one', model.BeamSearchSampler(1, dec, eos_id=2, max_length=6))):
         for i, v in enumerate(sampler(inputs, states)):
+            out[f'{name}.{i}'] = v.asnumpy()
+    # imperatively: GluonNLP's hybridized graph fails on MXNet 1.9.1 (an int32/float32 clash in its cond);
+    # tests/compat/test_nlp_samplers.py compares ours hybridized with these
+    for name, sampler in hybrid_samplers(model, d):
+        for i, v in enumerate(sampler(mx.nd.array(inputs), [mx.nd.array(d['h0']), [mx.nd.array(d['memory'])]])):
             out[f'{name}.{i}'] = v.asnumpy()
     for name, kwargs in (('sample', dict(temperature=0.7)), ('sample_short', dict(max_length=2))):
         mx.random.seed(5)
