@@ -6,8 +6,9 @@ the real functions and classes, imported from where they live. What remains are 
 the package above them already exports (`gluoncv.utils.viz.bbox.plot_bbox` is `gluoncv.utils.viz.plot_bbox`; the
 118 family modules of `gluoncv.model_zoo`): those are declared, not written, by the peer's API snapshot committed
 beside the package (`gluoncv_api.json`, names only, read from the installed peer by scripts/docs/migration.py). A
-leaf module resolves each of its snapshot names from the nearest real package above it, so no name has two
-implementations and a name gluonzoo lacks is an AttributeError, never a stand-in.
+leaf module resolves each of its snapshot names from the nearest real package above it, then from the real packages
+above that (a real sub-package holds only the names its parent lacks), so no name has two implementations and a
+name gluonzoo lacks is an AttributeError, never a stand-in.
 
     install('gluonzoo.cv', 'gluoncv', '/path/to/gluoncv_api.json')   # in cv/__init__.py
     __getattr__ = children('gluonzoo.cv.model_zoo')                  # `gcv.model_zoo.resnetv1b` without import
