@@ -104,8 +104,8 @@ class SEGate(nn.HybridSequential):
 
 class DUC(nn.HybridBlock):
     """Dense upsampling convolution: 3x3 conv (no bias) -> BN -> ReLU -> pixel shuffle by `upscale_factor`, so
-    `planes` channels become planes / factor^2 at factor times the size (GluonCV's nn.block.DUC, whose BatchNorm only turns cuDNN off:
-    the same numbers)."""
+    `planes` channels become planes / factor^2 at factor times the size (GluonCV's nn.block.DUC, whose BatchNorm
+    only turns cuDNN off: the same numbers)."""
 
     def __init__(self, planes, upscale_factor=2, **kwargs):
         super().__init__(**kwargs)

@@ -36,9 +36,9 @@ class SegEvalModel:
 
 class MultiEvalModel:
     """`MultiEvalModel(net, nclass, ctx_list, flip, scales, base_size, crop_size)` (GluonCV's order); base_size and
-    crop_size default to the net's attributes of those names (GluonCV's nets carry them). The net maps (1, 3, crop_size, crop_size) to
-    scores (1, nclass, crop_size, crop_size), or a tuple/list whose first item they are (the auxiliary map is not
-    used); scores at a stride of the input are resized to it first. `model(image)` takes one normalized CxHxW
+    crop_size default to the net's attributes of those names (GluonCV's nets carry them). The net maps (1, 3,
+    crop_size, crop_size) to scores (1, nclass, crop_size, crop_size), or a tuple/list whose first item they are
+    (the auxiliary map is not used); scores at a stride of the input are resized to it first. `model(image)` takes one normalized CxHxW
     image (an NDArray) and returns the summed scores (1, nclass, H, W); `parallel_forward(images)` takes one image
     per entry of `ctx_list` and returns one score map each, as GluonCV's. `mean`, `std` give the padding value
     (-mean / std per channel)."""

@@ -177,7 +177,6 @@ def get_model(name, pretrained=False, classes=None, ctx=None, root=None, feature
     them, by position or name) after the full net was built and loaded strictly.
     """
     import mxnet as mx
-    from . import store
 
     if out_indices is not None and not features_only:
         raise ValueError('out_indices selects feature maps: pass features_only=True with it')
@@ -185,8 +184,7 @@ def get_model(name, pretrained=False, classes=None, ctx=None, root=None, feature
     ctx = ctx or mx.cpu()
     if not load:  # uninitialized, as GluonCV's and GluonNLP's: the caller's net.initialize(init) is the one that counts
         return _features(net, out_indices) if features_only else net
-    path = store.fetch(w, root=root)
-    load_checkpoint(net, path, ctx)
+    load_weights(net, w, root, ctx)
     net.classes = list(w.classes) if w.classes else None
     if count is not None and (names != net.classes if names else count != w.num_classes):
         if not callable(getattr(net, 'reset_class', None)):
@@ -200,6 +198,14 @@ def get_model(name, pretrained=False, classes=None, ctx=None, root=None, feature
         net = _features(net, out_indices)
         net.weights = w
     return net
+
+
+def load_weights(net, w, root=None, ctx=None):
+    """Load the file of weights record `w` (fetched into `root`, verified) strictly into `net`: get_model's loading,
+    for nets a caller built itself (GluonCV's custom_ssd / custom_yolov3 from a registered checkpoint)."""
+    import mxnet as mx
+    from . import store
+    load_checkpoint(net, store.fetch(w, root=root), ctx or mx.cpu())
 
 
 def initialize_unset(net, ctx=None):

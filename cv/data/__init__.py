@@ -12,8 +12,9 @@ from gluonzoo.vision.data.gluoncv_loading import (DetectionDataLoader, RandomTra
 from gluonzoo.vision.data.gluoncv_segmentation import (ADE20KSegmentation, SegmentationDataset,  # noqa: F401
                                                        VOCSegmentation, get_segmentation_dataset, ms_batchify_fn)
 
-__all__ = ['ADE20KSegmentation', 'COCODetection', 'COCOInstance', 'COCOKeyPoints', 'CustomVOCDetection', 'CustomVOCDetectionBase',
-           'DetectionDataLoader', 'ImageNet', 'ImageNet1kAttr', 'LstDetection', 'MixupDetection',
-           'RandomTransformDataLoader', 'RecordFileDetection', 'SegmentationDataset', 'ShuffleSplitSampler',
-           'SplitSampler', 'VOCDetection', 'VOCSegmentation', 'get_segmentation_dataset', 'ms_batchify_fn']
+__all__ = ['ADE20KSegmentation', 'COCODetection', 'COCOInstance', 'COCOKeyPoints', 'CustomVOCDetection',
+           'CustomVOCDetectionBase', 'DetectionDataLoader', 'ImageNet', 'ImageNet1kAttr', 'LstDetection',
+           'MixupDetection', 'RandomTransformDataLoader', 'RecordFileDetection', 'SegmentationDataset',
+           'ShuffleSplitSampler', 'SplitSampler', 'VOCDetection', 'VOCSegmentation', 'get_segmentation_dataset',
+           'ms_batchify_fn']
 __getattr__ = aliases.children(__name__)

@@ -42,12 +42,14 @@ from gluonzoo.vision.models.segmentation.fcn import FCN
 from gluonzoo.vision.models.segmentation.pspnet import PSPNet
 
 __all__ = ['AlexNet', 'BasicBlockV1', 'BasicBlockV1b', 'BasicBlockV2', 'Block', 'BottleneckV1', 'BottleneckV1b',
-           'BottleneckV2', 'COCODetection', 'CenterNet', 'DUC', 'DarknetV3',
-           'DeepLabV3', 'DeepLabWV3Plus', 'DenseNet', 'FCN', 'GoogLeNet', 'Inception3', 'MobileNet', 'MobileNetV2', 'MobilePose',
-           'PSPNet', 'ResNetV1', 'ResidualAttentionModel', 'ResNetV1b', 'ResNetV2', 'ResNext', 'SE_BasicBlockV1', 'SE_BasicBlockV2', 'SE_BottleneckV1',
-           'SE_BottleneckV2', 'SE_ResNetV1', 'SE_ResNetV2', 'SimplePoseResNet', 'SqueezeNet', 'VGG', 'VGGAtrousExtractor', 'YOLOV3', 'Xception65',
-           'Xception71', 'bbox_iou', 'cifar_ResidualAttentionModel', 'custom_ssd', 'custom_yolov3', 'get_base_network', 'get_model', 'get_model_file', 'get_model_list', 'get_vgg_atrous_extractor',
-           'pretrained_model_list', 'purge', 'vgg16_atrous_300', 'vgg16_atrous_512', *_factories, *sorted(FUNCTIONS)]
+           'BottleneckV2', 'COCODetection', 'CenterNet', 'DUC', 'DarknetV3', 'DeepLabV3', 'DeepLabWV3Plus', 'DenseNet',
+           'FCN', 'GoogLeNet', 'Inception3', 'MobileNet', 'MobileNetV2', 'MobilePose', 'PSPNet', 'ResNetV1',
+           'ResidualAttentionModel', 'ResNetV1b', 'ResNetV2', 'ResNext', 'SE_BasicBlockV1', 'SE_BasicBlockV2',
+           'SE_BottleneckV1', 'SE_BottleneckV2', 'SE_ResNetV1', 'SE_ResNetV2', 'SimplePoseResNet', 'SqueezeNet', 'VGG',
+           'VGGAtrousExtractor', 'YOLOV3', 'Xception65', 'Xception71', 'bbox_iou', 'cifar_ResidualAttentionModel',
+           'custom_ssd', 'custom_yolov3', 'get_base_network', 'get_model', 'get_model_file', 'get_model_list',
+           'get_vgg_atrous_extractor', 'pretrained_model_list', 'purge', 'vgg16_atrous_300', 'vgg16_atrous_512',
+           *_factories, *sorted(FUNCTIONS)]
 
 #: GluonCV's module-valued names that are a deeper module (what its chain of `from .x import *` leaves here)
 _MOVED = {'anchor': 'ssd.anchor', 'darknet': 'yolo.darknet', 'data_parallel': 'rcnn.mask_rcnn.data_parallel',

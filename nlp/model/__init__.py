@@ -22,10 +22,10 @@ from gluonzoo.text.models.weight_drop import WeightDropParameter, apply_weight_d
 from gluonzoo.text.sequence_sampler import (BeamSearchSampler, BeamSearchScorer, HybridBeamSearchSampler,
                                             SequenceSampler)
 
-__all__ = ['AWDRNN', 'AttentionCell', 'BERTClassifier', 'BERTEncoder', 'BERTModel', 'BeamSearchSampler', 'HybridBeamSearchSampler',
-           'BeamSearchScorer', 'BiLMEncoder', 'BigRNN', 'ConvolutionalEncoder', 'DistilBERTModel',
-           'DotProductAttentionCell', 'ELMoBiLM', 'ELMoCharacterEncoder', 'GELU', 'Highway', 'ISDense',
-           'L2Normalization', 'LSTMPCellWithClip', 'MLPAttentionCell', 'MultiHeadAttentionCell', 'NCEDense',
+__all__ = ['AWDRNN', 'AttentionCell', 'BERTClassifier', 'BERTEncoder', 'BERTModel', 'BeamSearchSampler',
+           'HybridBeamSearchSampler', 'BeamSearchScorer', 'BiLMEncoder', 'BigRNN', 'ConvolutionalEncoder',
+           'DistilBERTModel', 'DotProductAttentionCell', 'ELMoBiLM', 'ELMoCharacterEncoder', 'GELU', 'Highway',
+           'ISDense', 'L2Normalization', 'LSTMPCellWithClip', 'MLPAttentionCell', 'MultiHeadAttentionCell', 'NCEDense',
            'PositionwiseFFN', 'RNNCellLayer', 'RoBERTaClassifier', 'RoBERTaModel', 'SequenceSampler', 'SparseISDense',
            'SparseNCEDense', 'StandardRNN', 'TransformerEncoder', 'TransformerEncoderCell', 'WeightDropParameter',
            'apply_weight_drop', 'get_model', 'list_models', *BUILDERS]

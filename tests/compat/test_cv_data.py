@@ -31,8 +31,8 @@ def both(tmp_path_factory):
             folder = root / 'imagenet' / split / f'n0{k % 2}'
             folder.mkdir(parents=True, exist_ok=True)
             shutil.copy(root / 'voc' / 'VOC2007' / 'JPEGImages' / f'{image_id}.jpg', folder / f'{image_id}.JPEG')
-    roots = {'voc': str(root / 'voc'), 'vocbad': str(root / 'vocbad'), 'coco': str(root / 'coco'), 'lst': str(root / 'packed.lst'),
-             'rec': str(root / 'packed.rec'), 'imagenet': str(root / 'imagenet')}
+    roots = {'voc': str(root / 'voc'), 'vocbad': str(root / 'vocbad'), 'coco': str(root / 'coco'),
+             'lst': str(root / 'packed.lst'), 'rec': str(root / 'packed.rec'), 'imagenet': str(root / 'imagenet')}
     run_peer('gluoncv_datasets.py', root, [{'roots': roots, 'out': str(root / 'ref.npz')}], timeout=300)
     return cases(gcv.data, roots), dict(np.load(root / 'ref.npz')), roots
 

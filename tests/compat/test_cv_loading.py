@@ -1,6 +1,6 @@
-"""gluonzoo.cv.data's samplers (SplitSampler, ShuffleSplitSampler, SplitSortedBucketSampler), pad batchify
-functions, DetectionDataLoader and RandomTransformDataLoader (with workers too) against GluonCV 0.10's (the peers venv, one run): the same calls under the same
-seeds (tests/peers/cv_loading_cases.py) give the same epochs, batches and shapes."""
+"""gluonzoo.cv.data's samplers (SplitSampler, ShuffleSplitSampler, SplitSortedBucketSampler), pad batchify functions,
+DetectionDataLoader and RandomTransformDataLoader (with workers too) against GluonCV 0.10's (the peers venv, one
+run): the same calls under the same seeds (tests/peers/cv_loading_cases.py) give the same epochs, batches and shapes."""
 import json
 import warnings
 

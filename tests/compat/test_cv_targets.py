@@ -1,6 +1,7 @@
-"""GluonCV's training-target generators through gluonzoo.cv (SSD's SSDTargetGenerator, CenterNet's CenterNetTargetGenerator, SimplePose's
-SimplePoseGaussianTargetGenerator): the same calls (tests/peers/cv_target_cases.py) as GluonCV 0.10.5 in the peers
-venv give the same heatmaps, sizes, offsets, masks and joint weights; bad shapes get one clear error."""
+"""GluonCV's training-target generators through gluonzoo.cv (SSD's SSDTargetGenerator, CenterNet's
+CenterNetTargetGenerator, SimplePose's SimplePoseGaussianTargetGenerator): the same calls
+(tests/peers/cv_target_cases.py) as GluonCV 0.10.5 in the peers venv give the same heatmaps, sizes, offsets, masks
+and joint weights; bad shapes get one clear error."""
 import numpy as np
 import pytest
 

@@ -1,6 +1,9 @@
-"""gluonzoo.cv.model_zoo's model classes with GluonCV's signatures: ResNetV1 / ResNetV2, SE_ResNetV1 / SE_ResNetV2
-and their blocks (thumbnail, last_gamma, use_se, norm_kwargs, custom depths), GoogLeNet, Xception65, DenseNet,
-VGG, DarknetV3, ResNetV1b and its blocks (deep stem, dilated, avg_down), ResNext and its Block, SENet and SEBlock, cifar_ResidualAttentionModel, SimplePoseResNet, MobilePose, CenterNet's DeconvResnet / DUCMobilenet, FCN / PSPNet / DeepLabV3 / DeepLabWV3Plus, SSD's VGGAtrousExtractor (batch_norm), ResNetV1bSSD and SSDAnchorGenerator and ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
+"""gluonzoo.cv.model_zoo's model classes with GluonCV's signatures: ResNetV1 / ResNetV2, SE_ResNetV1 / SE_ResNetV2 and
+their blocks (thumbnail, last_gamma, use_se, norm_kwargs, custom depths), GoogLeNet, Xception65, DenseNet, VGG,
+DarknetV3, ResNetV1b and its blocks (deep stem, dilated, avg_down), ResNext and its Block, SENet and SEBlock,
+cifar_ResidualAttentionModel, SimplePoseResNet, MobilePose, CenterNet's DeconvResnet / DUCMobilenet, FCN / PSPNet /
+DeepLabV3 / DeepLabWV3Plus, SSD's VGGAtrousExtractor (batch_norm), ResNetV1bSSD and SSDAnchorGenerator and
+ShuffleNetV1/V2: GluonCV 0.10's parameter files (the peers venv, one run) load strictly and give its outputs,
 imperative and hybridized."""
 import importlib
 from collections import OrderedDict

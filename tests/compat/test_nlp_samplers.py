@@ -1,6 +1,7 @@
-"""gluonzoo.nlp.model's BeamSearchScorer, BeamSearchSampler, HybridBeamSearchSampler and SequenceSampler against GluonNLP 0.10.0's: the same
-calls (tests/peers/sampler_cases.py) over the same stateful decoder give the same samples, scores and lengths
-(the sampler's draws too, under the same mx.random.seed); then what GluonNLP's gets wrong (top_k) and bad input."""
+"""gluonzoo.nlp.model's BeamSearchScorer, BeamSearchSampler, HybridBeamSearchSampler and SequenceSampler against
+GluonNLP 0.10.0's: the same calls (tests/peers/sampler_cases.py) over the same stateful decoder give the same
+samples, scores and lengths (the sampler's draws too, under the same mx.random.seed); then what GluonNLP's gets wrong
+(top_k) and bad input."""
 import mxnet as mx
 import numpy as np
 import pytest
@@ -51,7 +52,8 @@ def test_hybridized_beam_search_is_gluonnlps_imperative_one(both):
         np.testing.assert_array_equal(got[0], ref[f'{name}.0'], err_msg=name)
         np.testing.assert_allclose(got[1], ref[f'{name}.1'], rtol=1e-5, atol=1e-5, err_msg=name)
         np.testing.assert_array_equal(got[2], ref[f'{name}.2'], err_msg=name)
-    imperative = nlp.model.BeamSearchSampler(4, Decoder(d), eos_id=2, max_length=8)(d['start'], (d['h0'], [d['memory']]))
+    imperative = nlp.model.BeamSearchSampler(4, Decoder(d), eos_id=2, max_length=8)(d['start'],
+                                                                                   (d['h0'], [d['memory']]))
     samples, lengths = ref['hybrid_beam.0'], ref['hybrid_beam.2']
     np.testing.assert_array_equal(lengths, imperative[2].asnumpy())
     for b in range(3):

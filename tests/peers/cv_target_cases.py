@@ -1,6 +1,6 @@
 """GluonCV's training-target generators of tests/compat/test_cv_targets.py, written once for both sides:
-`cases(model_zoo)` calls SSD's, CenterNet's and SimplePose's through the given module (gluoncv.model_zoo in the peers venv,
-gluonzoo.cv.model_zoo in ours) on seeded random boxes and joints and returns {case: numpy array}."""
+`cases(model_zoo)` calls SSD's, CenterNet's and SimplePose's through the given module (gluoncv.model_zoo in the peers
+venv, gluonzoo.cv.model_zoo in ours) on seeded random boxes and joints and returns {case: numpy array}."""
 import importlib
 
 import numpy as np

@@ -1,7 +1,8 @@
 """(peers venv) GluonCV's COCO keypoint dataset and its COCO keypoint / instance metrics on files the test wrote. Jobs:
 
-{kind: 'keypoints', root, split, out[, kwargs]}: COCOKeyPoints(root, splits=[split], **kwargs) (GluonCV's layout: root/annotations/
-    <split>.json, images at root/<coco_url's folder>/<id>.jpg), every item to OUT/<out>.npz as `image_ids`,
+{kind: 'keypoints', root, split, out[, kwargs]}: COCOKeyPoints(root, splits=[split], **kwargs) (GluonCV's layout:
+    root/annotations/<split>.json, images at root/<coco_url's folder>/<id>.jpg), every item to OUT/<out>.npz as
+    `image_ids`,
     `bboxes` (N, 4), `joints` (N, 17, 3, 2) and `image_<i>` (RGB uint8).
 {kind: 'keypoint_metric', ann_file, data, in_vis_thresh, out}: COCOKeyPointsMetric fed DATA (an .npz of coords
     (N, 17, 2), maxvals (N, 17, 1), scores (N,), image_ids (N,)) in one update; get()'s names and values to

@@ -1,6 +1,7 @@
-"""(peers venv) GluonCV 0.10's model classes (ResNetV1/V2 and their blocks, ...) built from a job's specs with seeded random weights:
-OUT/<case>.params and OUT/<case>.npz (arr_0 the input, y0, y1, ... the outputs). One job: {cases: {case: spec}}, spec
-{module (default resnet), net: 'ResNetV1'|..., block: 'BasicBlockV1'|..., args, kwargs, input: shape}."""
+"""(peers venv) GluonCV 0.10's model classes (ResNetV1/V2 and their blocks, ...) built from a job's specs with seeded
+random weights: OUT/<case>.params and OUT/<case>.npz (arr_0 the input, y0, y1, ... the outputs). One job: {cases:
+{case: spec}}, spec {module (default resnet), net: 'ResNetV1'|..., block: 'BasicBlockV1'|..., args, kwargs, input:
+shape}."""
 import importlib
 import json
 import os

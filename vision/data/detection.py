@@ -53,20 +53,27 @@ def voc_folder(root, year):
     return os.path.join(root, f'VOC{year}' if year.isdigit() else year)
 
 
+def _read_xml(xml):
+    """The root element of VOC annotation file `xml`."""
+    try:
+        return ET.parse(xml).getroot()
+    except (OSError, ET.ParseError) as e:
+        raise BadInputError(f'cannot read VOC annotation {xml}: {e}') from None
+
+
+def _object_name(obj):
+    return (obj.findtext('name') or '').strip().lower()  # names are matched stripped and in lower case
+
+
 def voc_object_names(root, splits):
-    """The sorted object names (stripped, lower case, as the labels match them) of every annotation file of the VOC
-    years of `splits`."""
+    """The sorted object names (as the labels match them) of every annotation file of the VOC years of `splits`."""
     names = set()
     for year, _ in splits:
         ann = os.path.join(voc_folder(root, year), 'Annotations')
         if not os.path.isdir(ann):
             raise BadInputError(f'{ann} is missing: a VOC folder holds Annotations/, ImageSets/Main/ and JPEGImages/')
         for xml in sorted(glob.glob(os.path.join(ann, '*.xml'))):
-            try:
-                tree = ET.parse(xml).getroot()
-            except (OSError, ET.ParseError) as e:
-                raise BadInputError(f'cannot read VOC annotation {xml}: {e}') from None
-            names.update((obj.findtext('name') or '').strip().lower() for obj in tree.iter('object'))
+            names.update(_object_name(obj) for obj in _read_xml(xml).iter('object'))
     return sorted(names - {''})
 
 
@@ -113,8 +120,8 @@ class VOCDetection(_Detection):
         self.fixed_files = frozenset(fixed)
         if fixed:
             warnings.warn(f'{self.root}: clipped {self.clipped} box(es) to their image and dropped {self.dropped} '
-                          f'(empty, or x2 <= x1) in {len(fixed)} file(s): {_names(sorted(map(os.path.basename, fixed)))}',
-                          stacklevel=2)
+                          f'(empty, or x2 <= x1) in {len(fixed)} file(s): '
+                          f'{_names(sorted(map(os.path.basename, fixed)))}', stacklevel=2)
         if skipped:
             counts = ', '.join(f'{k} ({v})' for k, v in sorted(skipped.items()))
             warnings.warn(f'{self.root}: skipped {sum(skipped.values())} object(s) of classes not in `classes`: '
@@ -125,10 +132,7 @@ class VOCDetection(_Detection):
 
     @staticmethod
     def _parse(xml, index, fixed, skipped):
-        try:
-            root = ET.parse(xml).getroot()
-        except (OSError, ET.ParseError) as e:
-            raise BadInputError(f'cannot read VOC annotation {xml}: {e}') from None
+        root = _read_xml(xml)
         size = root.find('size')
         try:
             width, height = float(size.find('width').text), float(size.find('height').text)
@@ -136,7 +140,7 @@ class VOCDetection(_Detection):
             raise BadInputError(f'{xml} has no <size><width>/<height>: boxes cannot be checked') from None
         rows = []
         for obj in root.iter('object'):
-            cls = (obj.findtext('name') or '').strip().lower()
+            cls = _object_name(obj)
             if cls not in index:
                 skipped[cls] = skipped.get(cls, 0) + 1
                 continue

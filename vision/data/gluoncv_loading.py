@@ -17,8 +17,8 @@ from mxnet.gluon.data import DataLoader, Dataset, Sampler
 from ...errors import BadInputError
 from ..transforms.batchify import Pad
 
-__all__ = ['DetectionDataLoader', 'RandomTransformDataLoader', 'ShuffleSplitSampler', 'SplitSampler', 'SplitSortedBucketSampler',
-           'default_mp_pad_batchify_fn', 'default_pad_batchify_fn', 'tsn_mp_batchify_fn']
+__all__ = ['DetectionDataLoader', 'RandomTransformDataLoader', 'ShuffleSplitSampler', 'SplitSampler',
+           'SplitSortedBucketSampler', 'default_mp_pad_batchify_fn', 'default_pad_batchify_fn', 'tsn_mp_batchify_fn']
 
 
 # -- samplers ------------------------------------------------------------------------------------------------------

@@ -20,8 +20,9 @@ from .detection import load_coco
 class _COCOFile(Dataset):
     """The pycocotools COCO of `ann_file`, built on first use and again after unpickling, and image paths."""
 
-    def __init__(self, images_dir, ann_file):
+    def __init__(self, images_dir, ann_file, coco=None):
         self.images_dir, self.ann_file = os.fspath(images_dir), os.fspath(ann_file)
+        self._coco = coco  # the file's pycocotools COCO when the caller has read it already
 
     @property
     def coco(self):
@@ -58,8 +59,8 @@ class COCOKeyPoints(_COCOFile):
     item's image id, `ann_ids` its annotation id.
     """
 
-    def __init__(self, images_dir, ann_file, min_keypoints=1):
-        super().__init__(images_dir, ann_file)
+    def __init__(self, images_dir, ann_file, min_keypoints=1, coco=None):
+        super().__init__(images_dir, ann_file, coco)
         if min_keypoints < 1:
             raise BadInputError(f'min_keypoints must be >= 1 (a person with no labelled joint teaches nothing), '
                                 f'not {min_keypoints}')

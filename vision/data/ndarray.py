@@ -5,7 +5,6 @@ GluonCV's subclassing hooks: a subclass sets `CLASSES` (and optionally passes `i
 its own VOC-style folders, as GluonCV's "prepare a custom dataset" tutorial does. `gluonzoo.cv.data` re-exports
 them; gluonzoo's own (numpy images, a `classes=` argument) stay in gluonzoo.vision.data.
 """
-import json
 import os
 import warnings
 
@@ -24,6 +23,17 @@ from .folder import ImageNet as _ImageNet
 __all__ = ['COCODetection', 'COCOInstance', 'COCOKeyPoints', 'ClassProperty', 'CustomVOCDetection',
            'CustomVOCDetectionBase', 'ImageNet', 'ImageNet1kAttr', 'KeyPointDataset', 'LstDetection', 'MixupDetection',
            'RecordFileDetection', 'VOCDetection', 'VisionDataset']
+
+
+def _splits(splits):
+    return [splits] if isinstance(splits, str) else list(splits)
+
+
+def _one_coco(readers):
+    """The pycocotools COCO of the one split (GluonCV's: an error with several)."""
+    if len(readers) != 1:
+        raise ValueError(f'coco: this dataset holds {len(readers)} splits; make one a split')
+    return readers[0].coco
 
 
 def _root(path, default):
@@ -141,8 +151,8 @@ class CustomVOCDetectionBase(CustomVOCDetection):
     are (sub-folder of `root`, split name) pairs ('' for `root` itself); a picture with a box of its classes that
     does not fit inside it (which VOCDetection would clip or drop) is left out."""
 
-    def __init__(self, classes=None, root=None, splits=((2007, 'trainval'), (2012, 'trainval')), transform=None,
-                 index_map=None, preload_label=True):
+    def __init__(self, classes=None, root=None, splits=_VOC_SPLITS, transform=None, index_map=None,
+                 preload_label=True):
         if classes:
             self._own_classes = tuple(classes)
         with warnings.catch_warnings():  # the pictures it warns of are the ones left out
@@ -168,9 +178,9 @@ class _COCOSplits(_Samples, VisionDataset):
     def _open(self, root, splits, transform, make_reader):
         """The readers `make_reader(images_dir, ann_file)` of each split, and the category id maps of the first."""
         root = _root(root, 'coco')
-        splits = [splits] if isinstance(splits, str) else list(splits)
         self._readers = [make_reader(os.path.join(root, split.split('_')[-1]),
-                                     os.path.join(root, 'annotations', f'{split}.json')) for split in splits]
+                                     os.path.join(root, 'annotations', f'{split}.json'))
+                         for split in _splits(splits)]
         self._reader = _Concat(self._readers)
         self._transform = transform
         self.contiguous_id_to_json = self._readers[0].contiguous_id_to_json
@@ -182,10 +192,7 @@ class _COCOSplits(_Samples, VisionDataset):
 
     @property
     def coco(self):
-        """The pycocotools COCO object of the one split (GluonCV's: an error with several)."""
-        if len(self._readers) != 1:
-            raise ValueError(f'coco: this dataset holds {len(self._readers)} splits; make one a split')
-        return self._readers[0].coco
+        return _one_coco(self._readers)
 
 
 class COCODetection(_COCOSplits):
@@ -247,11 +254,14 @@ class COCOKeyPoints(KeyPointDataset):
     def __init__(self, root=None, splits=('person_keypoints_val2017',), check_centers=False, skip_empty=True):
         root = _root(root, 'coco')
         super().__init__(root)
-        splits = [splits] if isinstance(splits, str) else list(splits)
         self._readers, self._samples = [], []
-        for split in splits:
+        for split in _splits(splits):
             ann = os.path.join(root, 'annotations', f'{split}.json')
-            reader = _keypoints.COCOKeyPoints(self._images_dir(root, ann, split), ann)
+            coco = _ours.load_coco(ann)  # read once: the pictures' folder comes from it, then the people
+            images = coco.dataset.get('images') or [{}]
+            url = images[0].get('coco_url')
+            folder = os.path.join(root, url.split('/')[-2] if url else split.split('_')[-1])
+            reader = _keypoints.COCOKeyPoints(folder, ann, coco=coco)
             self._readers.append(reader)
             people = {}
             for i, image_id in enumerate(reader.image_ids):
@@ -265,13 +275,6 @@ class COCOKeyPoints(KeyPointDataset):
         self.json_id_to_contiguous = {self._readers[0].category_id: 0} if self._readers else {}
         self.contiguous_id_to_json = {v: k for k, v in self.json_id_to_contiguous.items()}
 
-    @staticmethod
-    def _images_dir(root, ann, split):
-        with open(ann) as f:
-            images = json.load(f).get('images') or [{}]
-        url = images[0].get('coco_url')
-        return os.path.join(root, url.split('/')[-2]) if url else os.path.join(root, split.split('_')[-1])
-
     @property
     def num_joints(self):
         return 17
@@ -282,9 +285,7 @@ class COCOKeyPoints(KeyPointDataset):
 
     @property
     def coco(self):
-        if len(self._readers) != 1:
-            raise ValueError(f'coco: this dataset holds {len(self._readers)} splits; make one a split')
-        return self._readers[0].coco
+        return _one_coco(self._readers)
 
     def __len__(self):
         return len(self._samples)
@@ -296,7 +297,7 @@ class COCOKeyPoints(KeyPointDataset):
         else:
             entry = reader.coco.loadImgs([empty])[0]
             img, image_id = read_image(os.path.join(reader.images_dir, entry['file_name'])), empty
-            label = {'bbox': np.array([-1, -1, 0, 0]), 'joints_3d': np.zeros((17, 3, 2), np.float32)}
+            label = {'bbox': np.array([-1, -1, 0, 0]), 'joints_3d': np.zeros((self.num_joints, 3, 2), np.float32)}
         return mx.nd.array(img, dtype='uint8'), label, image_id
 
 

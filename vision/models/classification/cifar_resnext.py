@@ -1,7 +1,7 @@
 """ResNeXt-29 for 32x32 CIFAR images (Xie et al., arXiv:1611.05431): parameter-compatible with GluonCV 0.10.5
 `cifar_resnext29_32x4d` and `cifar_resnext29_16x64d`.
 
-Layout: model -> weights records -> registered builders; the block is senet.py's ResNeXtBlock (the grouped
+Layout: model -> weights records -> registered builders; the block is resnext.py's ResNeXtBlock (the grouped
 bottleneck, here without SE and with the last BN's gamma starting at 1, as GluonCV's CIFAR file has it). A 3x3
 stem of 64 channels, three stages of three blocks (256, 512, 1024 out; stride 2 from the second), global average
 pool, one Dense head; parameter paths are GluonCV's (`features.3.0.body.0.weight`, `output.weight`).
@@ -13,7 +13,7 @@ from ...layers import norm_factory
 from ...meta import CIFAR10, CIFAR10_EVAL
 from ._gluoncv import gluoncv_weights
 from .base import Classifier, Stage
-from .senet import ResNeXtBlock
+from .resnext import ResNeXtBlock
 
 
 # -- model --------------------------------------------------------------------------------------------------------

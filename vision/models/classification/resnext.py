@@ -1,55 +1,69 @@
 """ResNeXt (Xie et al., arXiv:1611.05431) and SE-ResNeXt (arXiv:1709.01507): parameter-compatible with GluonCV
 0.10.5 `resnext{50,101}_{32,64}x4d` and `se_resnext*`.
 
-Layout: blocks -> model -> weights records -> registered builders. The SE gate here uses 1x1 convs with bias
-(GluonCV's SE-ResNeXt), unlike SE-ResNet's bias-free Dense layers.
+Layout: blocks -> model -> weights records -> registered builders. ResNeXtBlock is the grouped bottleneck of every
+ResNeXt family here (senet.py's, cifar_resnext.py's); its SE gate uses 1x1 convs with bias (GluonCV's SE-ResNeXt),
+unlike SE-ResNet's bias-free Dense layers.
 """
 import math
 
 from mxnet.gluon import nn
 
 from ....registry import register_model
-from ...layers import SEGate
+from ...layers import SEGate, norm_factory
 from ._gluoncv import gluoncv_weights
 from .base import Classifier, Stage
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
-class Block(nn.HybridBlock):
-    """GluonCV's ResNeXt Block: 1x1 -> grouped 3x3 (`cardinality` groups of `bottleneck_width` * channels/64, the
-    `stride` here) -> 1x1 (x4), post-activation; `use_se` adds the SE gate, `downsample` a projection shortcut
-    (after a `stride` average pool with `avg_down`). The last norm's gamma starts at zero unless `last_gamma`, as
-    GluonCV's code has it."""
+class ResNeXtBlock(nn.HybridBlock):
+    """1x1 -> grouped 3x3 (`cardinality` groups of `width` * channels/64) -> 1x1 (x4) -> optional SE gate, plus the
+    input or its projection `shortcut` ('conv1' / 'conv3': a strided 1x1 / 3x3 conv, 'avg': average pool then
+    1x1 conv), then ReLU.
 
-    def __init__(self, channels, cardinality, bottleneck_width, stride, downsample=False, last_gamma=False,
-                 use_se=False, avg_down=False, norm_layer=nn.BatchNorm, norm_kwargs=None, **kwargs):
+    `squeeze` divides the first 1x1 conv's width (SENet: 2). `zero_gamma` starts the last BN at gamma 0, as
+    GluonCV's ImageNet ResNeXt/SENet do (their `last_gamma=True` turns it off); only the initialization differs.
+    """
+
+    def __init__(self, channels, cardinality, width, stride=1, shortcut=None, use_se=False, squeeze=1,
+                 zero_gamma=False, bn=nn.BatchNorm, **kwargs):
         super().__init__(**{'prefix': '', **kwargs})
-        norm = dict(norm_kwargs or {})
-        group_width = cardinality * int(math.floor(channels * (bottleneck_width / 64)))
+        group_width = cardinality * int(math.floor(channels * (width / 64)))
         self.body = nn.HybridSequential(prefix='')
-        self.body.add(nn.Conv2D(group_width, 1, use_bias=False), norm_layer(**norm), nn.Activation('relu'),
-                      nn.Conv2D(group_width, 3, stride, 1, groups=cardinality, use_bias=False), norm_layer(**norm),
+        self.body.add(nn.Conv2D(group_width // squeeze, 1, use_bias=False), bn(), nn.Activation('relu'),
+                      nn.Conv2D(group_width, 3, stride, 1, groups=cardinality, use_bias=False), bn(),
                       nn.Activation('relu'), nn.Conv2D(channels * 4, 1, use_bias=False),
-                      # GluonCV's code starts this gamma at zero unless last_gamma (its docs say the reverse):
-                      # the same start as GluonCV's training
-                      norm_layer(**norm, **({} if last_gamma else {'gamma_initializer': 'zeros'})))
+                      bn(gamma_initializer='zeros') if zero_gamma else bn())
         self.se = SEGate(channels // 4, channels * 4) if use_se else None
         self.downsample = None
-        if downsample:
+        if shortcut:
             self.downsample = nn.HybridSequential(prefix='')
-            if avg_down:
+            if shortcut == 'avg':  # no input pixel is skipped, unlike a strided 1x1 conv
                 self.downsample.add(nn.AvgPool2D(stride, stride, ceil_mode=True, count_include_pad=False),
                                     nn.Conv2D(channels * 4, 1, use_bias=False))
             else:
-                self.downsample.add(nn.Conv2D(channels * 4, 1, stride, use_bias=False))
-            self.downsample.add(norm_layer(**norm))
+                kernel = 3 if shortcut == 'conv3' else 1
+                self.downsample.add(nn.Conv2D(channels * 4, kernel, stride, kernel // 2, use_bias=False))
+            self.downsample.add(bn())
 
     def hybrid_forward(self, F, x):
         out = self.body(x)
-        if self.se:
+        if self.se is not None:
             out = self.se(out)
-        residual = self.downsample(x) if self.downsample else x
+        residual = self.downsample(x) if self.downsample is not None else x
         return F.Activation(out + residual, act_type='relu')
+
+
+class Block(ResNeXtBlock):
+    """GluonCV's ResNeXt Block over ResNeXtBlock: `downsample` a projection shortcut (through a `stride` average
+    pool with `avg_down`), `use_se` the SE gate; the last norm's gamma starts at zero unless `last_gamma`, as
+    GluonCV's code has it (its docs say the reverse): the same start as GluonCV's training."""
+
+    def __init__(self, channels, cardinality, bottleneck_width, stride, downsample=False, last_gamma=False,
+                 use_se=False, avg_down=False, norm_layer=nn.BatchNorm, norm_kwargs=None, **kwargs):
+        shortcut = ('avg' if avg_down else 'conv1') if downsample else None
+        super().__init__(channels, cardinality, bottleneck_width, stride, shortcut, use_se, zero_gamma=not last_gamma,
+                         bn=norm_factory(norm_layer, norm_kwargs), **kwargs)
 
 
 # -- model --------------------------------------------------------------------------------------------------------

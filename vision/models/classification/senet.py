@@ -8,55 +8,16 @@ Layout: blocks -> model -> weights records -> registered builders. Both nets sta
 wide, SE always), its 3x3 projection shortcuts, a ceil-mode stem pool without padding and dropout before the head.
 `norm_layer` / `norm_kwargs` are GluonCV's: a BatchNorm class (e.g. SyncBatchNorm) and its keyword arguments.
 """
-import math
-
 from mxnet.gluon import nn
 
 from ....registry import register_model
-from ...layers import SEGate, norm_factory
+from ...layers import norm_factory
 from ._gluoncv import gluoncv_weights
 from .base import Classifier, Stage
+from .resnext import ResNeXtBlock
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
-class ResNeXtBlock(nn.HybridBlock):
-    """1x1 -> grouped 3x3 (`cardinality` groups of `width` * channels/64) -> 1x1 (x4) -> optional SE gate, plus the
-    input or its projection `shortcut` ('conv1' / 'conv3': a strided 1x1 / 3x3 conv, 'avg': average pool then
-    1x1 conv), then ReLU.
-
-    `squeeze` divides the first 1x1 conv's width (SENet: 2). `zero_gamma` starts the last BN at gamma 0, as
-    GluonCV's ImageNet ResNeXt/SENet do (their `last_gamma=True` turns it off); only the initialization differs.
-    """
-
-    def __init__(self, channels, cardinality, width, stride=1, shortcut=None, use_se=False, squeeze=1,
-                 zero_gamma=False, bn=nn.BatchNorm):
-        super().__init__(prefix='')
-        group_width = cardinality * int(math.floor(channels * (width / 64)))
-        self.body = nn.HybridSequential(prefix='')
-        self.body.add(nn.Conv2D(group_width // squeeze, 1, use_bias=False), bn(), nn.Activation('relu'),
-                      nn.Conv2D(group_width, 3, stride, 1, groups=cardinality, use_bias=False), bn(),
-                      nn.Activation('relu'), nn.Conv2D(channels * 4, 1, use_bias=False),
-                      bn(gamma_initializer='zeros') if zero_gamma else bn())
-        self.se = SEGate(channels // 4, channels * 4) if use_se else None
-        self.downsample = None
-        if shortcut:
-            self.downsample = nn.HybridSequential(prefix='')
-            if shortcut == 'avg':  # no input pixel is skipped, unlike a strided 1x1 conv
-                self.downsample.add(nn.AvgPool2D(stride, stride, ceil_mode=True, count_include_pad=False),
-                                    nn.Conv2D(channels * 4, 1, use_bias=False))
-            else:
-                kernel = 3 if shortcut == 'conv3' else 1
-                self.downsample.add(nn.Conv2D(channels * 4, kernel, stride, kernel // 2, use_bias=False))
-            self.downsample.add(bn())
-
-    def hybrid_forward(self, F, x):
-        out = self.body(x)
-        if self.se is not None:
-            out = self.se(out)
-        residual = self.downsample(x) if self.downsample is not None else x
-        return F.Activation(out + residual, act_type='relu')
-
-
 class SEBlock(ResNeXtBlock):
     """GluonCV's SENet SEBlock: the SENet unit (halved first 1x1, SE gate, last gamma starting at zero), with a
     `downsample_kernel_size` projection (through an average pool with `avg_down`) when `downsample`."""
@@ -75,7 +36,8 @@ _LAYERS = {101: [3, 4, 23, 3], 152: [3, 8, 36, 3]}
 
 
 class DeepStemResNeXt(Classifier):
-    """ResNeXt of `layers` blocks a stage with the 3x3-conv stem (`stem_width`, `stem_width`, 2 * `stem_width` channels).
+    """ResNeXt of `layers` blocks a stage with the 3x3-conv stem (`stem_width`, `stem_width`, 2 * `stem_width`
+    channels).
 
     `senet=True` is SENet: halved first 1x1 convs, SE gates, 3x3 projection shortcuts, a ceil-mode stem pool and
     dropout 0.2 before the head. `avg_down` projects through an average pool in stages 2-4.

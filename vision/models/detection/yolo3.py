@@ -16,8 +16,7 @@ from mxnet.gluon import nn
 
 from ....errors import BadInputError, InputCountError
 from ....heads import class_names, reuse_pairs
-from ....registry import get_backbone, get_model, get_weights, load_checkpoint, register_model
-from ....store import fetch
+from ....registry import get_backbone, get_model, get_weights, load_weights, register_model
 from ....weights import GLUONCV_REPO, Source, Weights
 from ...layers import conv_bn_seq
 from ...meta import COCO, IMAGENET_MEAN, IMAGENET_STD, VOC
@@ -262,10 +261,14 @@ _REG = dict(task='object-detection', protected=('alloc_size',), test_input=(1, 3
             test_kwargs={'pretrained_base': False})
 
 
+def _stages(backbone, pretrained_base, **kwargs):
+    """The backbone's stages, cut where GluonCV cuts it for YOLOv3."""
+    return get_backbone(backbone, pretrained=pretrained_base, out_indices=_BACKBONES[backbone][0], **kwargs).stages
+
+
 def _yolo3(backbone, classes, pretrained_base, nms_thresh, nms_topk, post_nms, alloc_size):
-    taps, channels = _BACKBONES[backbone]
-    stages = get_backbone(backbone, pretrained=pretrained_base, out_indices=taps).stages
-    return YOLOV3(stages, channels, _ANCHORS, _STRIDES, classes, alloc_size, nms_thresh, nms_topk, post_nms)
+    return YOLOV3(_stages(backbone, pretrained_base), _BACKBONES[backbone][1], _ANCHORS, _STRIDES, classes,
+                  alloc_size, nms_thresh, nms_topk, post_nms)
 
 
 def _custom(backbone, classes, transfer, pretrained_base, nms_thresh, nms_topk, post_nms, alloc_size):
@@ -356,9 +359,8 @@ def custom_yolov3(base_network_name, filters, anchors, strides, classes, dataset
     yolo3_{base_network_name}_{dataset} in place of the ImageNet body."""
     if base_network_name not in _BACKBONES:
         raise BadInputError(f'custom_yolov3 has no body {base_network_name!r}: one of {sorted(_BACKBONES)}')
-    stages = get_backbone(base_network_name, pretrained=pretrained_base and not pretrained,
-                          out_indices=_BACKBONES[base_network_name][0], **kwargs).stages
-    net = YOLOV3(stages, filters, anchors, strides, classes, norm_layer=norm_layer, norm_kwargs=norm_kwargs)
+    net = YOLOV3(_stages(base_network_name, pretrained_base and not pretrained, **kwargs), filters, anchors, strides,
+                 classes, norm_layer=norm_layer, norm_kwargs=norm_kwargs)
     if pretrained:
-        load_checkpoint(net, fetch(get_weights(f'yolo3_{base_network_name}_{dataset}')), None)
+        load_weights(net, get_weights(f'yolo3_{base_network_name}_{dataset}'))
     return net

@@ -41,13 +41,15 @@ class ConvPredictor(nn.HybridBlock):
 
 class AnchorGenerator(nn.HybridBlock):
     """The anchors of one feature map: ssd_anchors(...) for an `alloc_size` grid, kept as the constant `anchors`
-    (GluonCV saves it in its files), cropped to the map at each call -> (1, H * W * num_anchors, 4)."""
+    (GluonCV saves it in its files; `constant` names the parameter), cropped to the map at each call
+    -> (1, H * W * num_anchors, 4)."""
 
-    def __init__(self, size, next_size, ratios, step, alloc_size, **kwargs):
+    def __init__(self, size, next_size, ratios, step, alloc_size, offsets=(0.5, 0.5), constant='anchors', **kwargs):
         super().__init__(**kwargs)
         self.num_anchors = num_anchors(ratios)
         with self.name_scope():
-            self.anchors = self.params.get_constant('anchors', ssd_anchors(size, next_size, ratios, step, alloc_size))
+            self.anchors = self.params.get_constant(constant, ssd_anchors(size, next_size, ratios, step, alloc_size,
+                                                                          offsets))
 
     def hybrid_forward(self, F, x, anchors):
         return anchors_like(F, anchors, x)
