@@ -14,7 +14,7 @@ from gluonzoo import aliases
 aliases.install(__name__, 'gluonnlp', os.path.join(os.path.dirname(__file__), 'gluonnlp_api.json'))
 
 from gluonzoo import __version__  # noqa: E402
-from . import (calibration, data, embedding, initializer, loss, metric, model, optimizer, utils,  # noqa: E402,F401
+from . import (_constants, calibration, data, embedding, initializer, loss, metric, model, optimizer, utils,  # noqa: E402,F401
                vocab)
 from .vocab import Vocab  # noqa: E402,F401
 

@@ -9,7 +9,8 @@ FLOOR = 0.975
 
 #: {GluonNLP name: why ours differs} for names that are provided
 DIFFERS = {
-    'gluonnlp.Vocab': 'bad arguments raise ValueError (gluonzoo.BadInputError) with what to do where GluonNLP asserts (AssertionError); Vocab.set_embedding also takes any embedding with idx_to_vec/unknown_token/emb[tokens]',
+    'gluonnlp.Vocab': "bad arguments raise gluonzoo's AssertedInputError, an AssertionError as GluonNLP's asserts and a ValueError, with what to do; Vocab.set_embedding also takes any embedding with idx_to_vec/unknown_token/emb[tokens]",
+    'gluonnlp.data.BERTTokenizer': "lower=False keeps accents (cafe with its accent stays one piece), as Google's and HF's cased BERT do (GluonNLP 0.10 strips them); a special token typed in the text ([CLS]) stays one token (GluonNLP splits it into [, cls, ])",
     'gluonnlp.data.PrefetchingStream': "worker_type='process' is accepted and prefetches in a thread too",
     'gluonnlp.embedding.GloVe': 'pretrained files come from $GLUONZOO_EMBEDDING_REPO (default the MXNet S3 bucket GluonNLP uses) through gluonzoo downloader; embedding_root defaults to $MXNET_HOME/embedding (GluonNLP: ~/.mxnet/embedding); offline or HTTP failures are one BadInputError line',
     'gluonnlp.loss.LabelSmoothing': "dense labels without units work, hybridized too (GluonNLP's Python custom operator is refused by MXNet 1.9.1); a sparse label without units is a ValueError (GluonNLP: AssertionError)",

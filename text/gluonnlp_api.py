@@ -15,7 +15,7 @@ only); the multilingual BERT tokenizers lowercase the uncased one (GluonNLP 0.10
 """
 import inspect
 
-from ..errors import BadInputError
+from ..errors import AssertedInputError, BadInputError
 from ..registry import get_entry, get_model as _zoo_get_model
 # the model families (.models) are imported on first use: importing gluonzoo.text must not register models before
 # gluonzoo.text.tasks has registered the tasks they are checked against (zoo/discovery.py)
@@ -76,10 +76,10 @@ def _check_overrides(entry, kwargs, allowed):
     mutable = next((m for prefix, m in _MUTABLE if entry.name.startswith(prefix)), ())
     predefined = set(inspect.signature(entry.builder).parameters) - set(_NOT_HPARAMS)
     fixed = sorted(k for k in kwargs if k in predefined and k not in mutable)
-    if fixed:
-        raise BadInputError(f'{entry.name}: {", ".join(fixed)} {"is a" if len(fixed) == 1 else "are"} predefined '
-                            'setting(s) of the model: pass hparam_allow_override=True to change them (GluonNLP: '
-                            '"Cannot override predefined model settings")')
+    if fixed:  # an AssertionError too: GluonNLP's builders assert this rule, and code written for them catches that
+        raise AssertedInputError(f'{entry.name}: {", ".join(fixed)} {"is a" if len(fixed) == 1 else "are"} '
+                                 'predefined setting(s) of the model: pass hparam_allow_override=True to change them '
+                                 '(GluonNLP: "Cannot override predefined model settings")')
 
 
 def _vocabs(arch, dataset_name, vocab, kwargs, root, w):
@@ -133,18 +133,19 @@ def _pretrained(entry, w, options, ctx, root):
 
 # -- tokenizers ---------------------------------------------------------------------------------------------------
 class BERTTokenizer:
-    """GluonNLP's BERTTokenizer over a BERT vocabulary: `tokenizer(text)` -> WordPiece tokens (no [CLS]/[SEP]),
-    `convert_tokens_to_ids(tokens)`, and `encode(text, pair=None)` -> the ids with [CLS]/[SEP]. The work is done
-    by the HF tokenizer gluonzoo wraps (gluonzoo.text.tokenizers.WordPieceTokenizer) over the vocabulary's tokens
-    in index order, so its ids are the vocabulary's."""
+    """GluonNLP's BERTTokenizer over a vocabulary: `tokenizer(text)` -> WordPiece tokens (no [CLS]/[SEP]),
+    `convert_tokens_to_ids(tokens)`, `is_first_subword(token)`, and `encode(text, pair=None)` -> the ids with
+    [CLS]/[SEP] (a BERT vocabulary's; gluonzoo's addition). As GluonNLP's, any Vocab with an unknown token splits
+    text. The work is done by the HF tokenizer gluonzoo wraps (gluonzoo.text.tokenizers.WordPieceTokenizer) over
+    the vocabulary's tokens in index order, so its ids are the vocabulary's."""
+    _special_prefix = '##'
 
     def __init__(self, vocab, lower=True, max_input_chars_per_word=200):
         from .tokenizers import WordPieceTokenizer
-        specials = {k: getattr(vocab, k, None) for k in ('cls_token', 'sep_token', 'padding_token', 'mask_token')}
-        if None in specials.values():
-            raise BadInputError('BERTTokenizer needs a BERT vocabulary (cls, sep, padding and mask tokens): load it '
-                                'with gluonzoo.text.get_model(..., dataset_name=...) or build a text.vocab.BERTVocab')
-        self.vocab, self.lower = vocab, lower
+        if getattr(vocab, 'unknown_token', None) is None:
+            raise BadInputError('BERTTokenizer needs a vocabulary with an unknown token (WordPiece gives it for a word '
+                                'it cannot split): build the Vocab with unknown_token=\'[UNK]\'')
+        self.vocab, self.lower, self.max_input_chars_per_word = vocab, lower, max_input_chars_per_word
         self._wp = WordPieceTokenizer.from_vocab(vocab, lowercase=lower, max_chars_per_word=max_input_chars_per_word)
         moved = [t for i, t in enumerate(vocab.idx_to_token) if self._wp.token_to_id(t) != i]
         if moved:  # a token with a line break or surrounding spaces cannot be a line of vocab.txt
@@ -158,7 +159,15 @@ class BERTTokenizer:
     def convert_tokens_to_ids(self, tokens):
         return self.vocab[tokens]
 
+    @staticmethod
+    def is_first_subword(token):
+        """Whether `token` starts a word (is not a '##' continuation piece)."""
+        return not token.startswith(BERTTokenizer._special_prefix)
+
     def encode(self, text, pair=None):
+        if None in (self._wp.specials['cls_token'], self._wp.specials['sep_token']):
+            raise BadInputError('encode() adds [CLS] and [SEP], which this vocabulary does not name (cls_token, '
+                                'sep_token): use a text.vocab.BERTVocab, or vocab[tokenizer(text)] for the bare ids')
         return self._wp.encode(text, pair)
 
 

@@ -127,7 +127,9 @@ class _HFTokenizer:
 
 class WordPieceTokenizer(_HFTokenizer):
     """BERT's WordPiece: BertNormalizer (lowercase, strip accents, CJK split), BertPreTokenizer, WordPiece, then
-    `[CLS] a [SEP] (b [SEP])`. Gives the ids HF's BertWordPieceTokenizer gives for the same vocab.txt."""
+    `[CLS] a [SEP] (b [SEP])`. Gives the ids HF's BertWordPieceTokenizer gives for the same vocab.txt. Special
+    tokens other than unk_token may be None where the vocabulary has none (GluonNLP's BERTTokenizer splits text over
+    any Vocab); without cls_token or sep_token nothing is added around texts."""
     _reserved = 2
 
     def __init__(self, vocab_file, lowercase=True, max_length=None, stride=0, unk_token='[UNK]', cls_token='[CLS]',
@@ -136,7 +138,8 @@ class WordPieceTokenizer(_HFTokenizer):
         vocab = models.WordPiece.read_file(_file(vocab_file, 'vocab file'))
         specials = dict(unk_token=unk_token, cls_token=cls_token, sep_token=sep_token, pad_token=pad_token,
                         mask_token=mask_token)
-        missing = [f'{k}={v!r}' for k, v in specials.items() if v not in vocab]
+        # WordPiece emits unk_token for a word it cannot split, so that one must be there
+        missing = [f'{k}={v!r}' for k, v in specials.items() if v not in vocab and (v is not None or k == 'unk_token')]
         if missing:
             raise BadInputError(f'special tokens {", ".join(missing)} are not in {vocab_file}: pass the names '
                                 'that vocab uses (e.g. cls_token=\'<s>\')')
@@ -145,24 +148,29 @@ class WordPieceTokenizer(_HFTokenizer):
         tok.normalizer = normalizers.BertNormalizer(clean_text=True, handle_chinese_chars=True, strip_accents=None,
                                                     lowercase=lowercase)
         tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-        cls, sep = (cls_token, vocab[cls_token]), (sep_token, vocab[sep_token])
-        tok.post_processor = processors.BertProcessing(sep, cls)  # [CLS] a [SEP] (b [SEP]), types 0 then 1
+        if cls_token is not None and sep_token is not None:
+            cls, sep = (cls_token, vocab[cls_token]), (sep_token, vocab[sep_token])
+            tok.post_processor = processors.BertProcessing(sep, cls)  # [CLS] a [SEP] (b [SEP]), types 0 then 1
+        else:
+            self._reserved = 0
         tok.decoder = decoders.WordPiece()
-        tok.add_special_tokens(list(specials.values()))
+        tok.add_special_tokens([v for v in specials.values() if v is not None])
         self._tok = tok
         self._configure(max_length, stride)
 
     @classmethod
     def from_vocab(cls, vocab, **kwargs):
-        """A tokenizer over a BERT vocabulary object (text.vocab.BERTVocab: its tokens in index order, so its ids
-        are the vocabulary's, and its special tokens); the library reads a file: a temp one, removed once read."""
+        """A tokenizer over a vocabulary object (text.vocab.BERTVocab, or a Vocab whose missing BERT special tokens
+        are None): its tokens in index order, so its ids are the vocabulary's, and its special tokens; the library
+        reads a file: a temp one, removed once read."""
         import tempfile
         fd, path = tempfile.mkstemp(suffix='-vocab.txt')
         try:
             with os.fdopen(fd, 'w', encoding='utf-8') as f:
                 f.write('\n'.join(vocab.idx_to_token) + '\n')
-            return cls(path, unk_token=vocab.unknown_token, cls_token=vocab.cls_token, sep_token=vocab.sep_token,
-                       pad_token=vocab.padding_token, mask_token=vocab.mask_token, **kwargs)
+            return cls(path, unk_token=vocab.unknown_token, cls_token=getattr(vocab, 'cls_token', None),
+                       sep_token=getattr(vocab, 'sep_token', None), pad_token=vocab.padding_token,
+                       mask_token=getattr(vocab, 'mask_token', None), **kwargs)
         finally:
             os.remove(path)
 

@@ -18,8 +18,12 @@ True
 """
 import collections
 import json
+import warnings
 
-from ..errors import BadInputError
+from ..errors import AssertedInputError, BadInputError
+
+# GluonNLP's special tokens, the defaults everywhere a vocabulary, corpus or embedding names one
+UNK_TOKEN, PAD_TOKEN, BOS_TOKEN, EOS_TOKEN = '<unk>', '<pad>', '<bos>', '<eos>'
 
 
 class Counter(collections.Counter):
@@ -47,10 +51,10 @@ class Vocab:
     `token_to_idx` moves the given tokens to the given indices (swapping with what was there), as GluonNLP does.
     """
 
-    def __init__(self, counter=None, max_size=None, min_freq=1, unknown_token='<unk>', padding_token='<pad>',
-                 bos_token='<bos>', eos_token='<eos>', reserved_tokens=None, token_to_idx=None, **named):
+    def __init__(self, counter=None, max_size=None, min_freq=1, unknown_token=UNK_TOKEN, padding_token=PAD_TOKEN,
+                 bos_token=BOS_TOKEN, eos_token=EOS_TOKEN, reserved_tokens=None, token_to_idx=None, **named):
         if min_freq < 1:
-            raise BadInputError(f'min_freq={min_freq} must be >= 1')
+            raise AssertedInputError(f'min_freq={min_freq} must be >= 1')
         for key in named:
             if not key.endswith('_token') or key.startswith('_'):
                 raise BadInputError(f'{key}: special tokens are keyword arguments named like cls_token')
@@ -62,7 +66,7 @@ class Vocab:
                 specials.append(tok)
         for tok in reserved_tokens or ():
             if tok == unknown_token or tok in specials:
-                raise BadInputError(f'reserved token {tok!r} repeats the unknown token or another special token')
+                raise AssertedInputError(f'reserved token {tok!r} repeats the unknown token or another special token')
             specials.append(tok)
         self._unknown_token = unknown_token
         self._reserved_tokens = specials or None
@@ -120,12 +124,14 @@ class Vocab:
             return
         for e in embeddings:
             if getattr(e, 'idx_to_vec', None) is None or not callable(getattr(e, '__getitem__', None)):
-                raise BadInputError(f'set_embedding takes token embeddings with idx_to_vec set, got '
-                                    f'{type(e).__name__}: load one with gluonzoo.nlp.embedding.create(...)')
+                raise AssertedInputError(f'set_embedding takes token embeddings with idx_to_vec set, got '
+                                         f'{type(e).__name__}: load one with gluonzoo.nlp.embedding.create(...), '
+                                         'or give an empty one its first vector (emb[emb.unknown_token] = vec)')
         if len({bool(getattr(e, 'unknown_token', None)) for e in embeddings}) > 1:
-            raise BadInputError('set_embedding: either all or none of the embeddings must have an unknown_token')
+            raise AssertedInputError('set_embedding: either all or none of the embeddings must have an '
+                                     'unknown_token')
         if not len(self):
-            raise BadInputError('set_embedding: the vocabulary is empty')
+            raise AssertedInputError('set_embedding: the vocabulary is empty')
         parts = []
         for e in embeddings:
             vecs = e[self._idx_to_token[1:]] if len(self) > 1 else None
@@ -188,7 +194,6 @@ class Vocab:
     def to_json(self):
         """GluonNLP 0.10's JSON form; gluonnlp.Vocab.from_json reads it. An attached embedding is not stored."""
         if self.embedding is not None:
-            import warnings
             warnings.warn('Vocab.to_json does not store the attached embedding: save vocab.embedding separately')
         return json.dumps({'idx_to_token': self._idx_to_token, 'token_to_idx': dict(self._token_to_idx),
                            'reserved_tokens': self._reserved_tokens, 'unknown_token': self._unknown_token,
@@ -206,18 +211,29 @@ class Vocab:
         for key in ('padding_token', 'bos_token', 'eos_token', 'mask_token', 'sep_token', 'cls_token'):
             if key in d:  # files from older GluonNLP versions store these at the top level
                 identifiers[key] = d[key]
-        return cls._from_index(idx_to_token, unknown, identifiers, d.get('reserved_tokens'))
+        return cls._from_index(idx_to_token, unknown, identifiers, d.get('reserved_tokens'), d.get('token_to_idx'))
 
     @classmethod
-    def _from_index(cls, idx_to_token, unknown, identifiers, reserved):
-        if len(set(idx_to_token)) != len(idx_to_token):
-            raise BadInputError('the vocabulary lists a token twice')
+    def _from_index(cls, idx_to_token, unknown, identifiers, reserved, token_to_idx=None):
+        if len(set(idx_to_token)) == len(idx_to_token):
+            token_to_idx = {t: i for i, t in enumerate(idx_to_token)}
+        else:
+            # GluonNLP before 0.7 wrote a token twice when two special tokens were the same (eos == padding);
+            # its token_to_idx says which index counts, and GluonNLP still reads such files, so we do too
+            token_to_idx = dict(token_to_idx or {})
+            valid = (set(token_to_idx) == set(idx_to_token)
+                     and all(0 <= i < len(idx_to_token) and idx_to_token[i] == t for t, i in token_to_idx.items()))
+            if not valid:
+                raise BadInputError('the vocabulary lists a token twice: each token needs one index')
+            warnings.warn('this vocabulary, written by GluonNLP before 0.7, lists a special token twice (one token '
+                          'for two special purposes); it is read with token_to_idx\'s index for each token')
+            reserved = [t for t in dict.fromkeys(reserved or ()) if t != unknown and t not in identifiers.values()]
         vocab = Vocab.__new__(cls)
         vocab._unknown_token = unknown
         vocab._identifiers_to_tokens = dict(identifiers)
         vocab._reserved_tokens = list(reserved) if reserved else None
         vocab._idx_to_token = list(idx_to_token)
-        vocab._token_to_idx = {t: i for i, t in enumerate(idx_to_token)}
+        vocab._token_to_idx = token_to_idx
         vocab._embedding = None
         missing = [t for t in [unknown, *identifiers.values()] if t is not None and t not in vocab._token_to_idx]
         if missing:

@@ -18,9 +18,9 @@ import warnings
 
 import numpy as np
 
-from ..errors import BadInputError
+from ..errors import AssertedInputError, BadInputError
+from .vocab import UNK_TOKEN
 
-UNK_TOKEN = '<unk>'
 ENCODING = 'utf8'
 UNK_IDX = 0
 DEFAULT_REPO = 'https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/'
@@ -167,8 +167,8 @@ class TokenEmbedding:
                     continue
                 elems = line.rstrip().split(elem_delim)
                 if len(elems) <= 1:
-                    raise BadInputError(f'line {line_num} in {path}: expected a token and its vector separated '
-                                        f'by {elem_delim!r}, got {line.strip()[:60]!r}')
+                    raise AssertedInputError(f'line {line_num} in {path}: expected a token and its vector '
+                                             f'separated by {elem_delim!r}, got {line.strip()[:60]!r}')
                 token = elems[0]
                 try:
                     vec = [float(v) for v in elems[1:]]
@@ -187,9 +187,9 @@ class TokenEmbedding:
                     if dim is None:
                         dim = len(vec)
                     elif len(vec) != dim:
-                        raise BadInputError(f'line {line_num} in {path}: found vector of inconsistent dimension '
-                                            f'for token "{token}". expected dim: {dim}, found: {len(vec)}; '
-                                            'fix or drop that line')
+                        raise AssertedInputError(f'line {line_num} in {path}: found vector of inconsistent '
+                                                 f'dimension for token "{token}". expected dim: {dim}, found: '
+                                                 f'{len(vec)}; fix or drop that line')
                     rows.append(vec)
                     tokens.append(token)
                     seen.add(token)
@@ -382,20 +382,23 @@ class TokenEmbedding:
         if self._idx_to_vec is None and (self.allow_extend or all(t in self.token_to_idx for t in tokens)):
             self._idx_to_vec = self._init_unknown_vec(shape=(1, new_embedding.shape[-1]))
         if self._idx_to_vec is None:
-            raise BadInputError('`idx_to_vec` has not been initialized: create the embedding with '
-                                'allow_extend=True to add tokens')
+            raise AssertedInputError('`idx_to_vec` has not been initialized: create the embedding with '
+                                     'allow_extend=True to add tokens')
         if new_embedding.ndim == 1 and len(tokens) == 1:
             new_embedding = new_embedding.expand_dims(0)
         if new_embedding.ndim != 2 or new_embedding.shape != (len(tokens), self._idx_to_vec.shape[1]):
-            raise ValueError(f'new_embedding has shape {new_embedding.shape}, expected '
-                             f'({len(tokens)}, {self._idx_to_vec.shape[1]}): one row per token, of the '
-                             'embedding\'s dimension')
+            raise AssertedInputError(f'new_embedding has shape {new_embedding.shape}, expected '
+                                     f'({len(tokens)}, {self._idx_to_vec.shape[1]}): one row per token, of the '
+                                     'embedding\'s dimension')
         if self.allow_extend:
             before = len(self._idx_to_token)
             for t in tokens:
                 if t not in self._token_to_idx:
                     self._token_to_idx[t] = len(self._idx_to_token)
                     self._idx_to_token.append(t)
+            if len(self._idx_to_token) == before + 1:
+                warnings.warn('TokenEmbedding[token] = vector added one new token, which copies the whole '
+                              'vector matrix: add new tokens together (emb[list_of_tokens] = vectors)')
             if len(self._idx_to_token) > before:
                 grown = nd.zeros((len(self._idx_to_token), self._idx_to_vec.shape[1]))
                 grown[:self._idx_to_vec.shape[0]] = self._idx_to_vec

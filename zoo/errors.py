@@ -60,3 +60,8 @@ class UnknownTaskError(GluonzooError, ValueError):
 class InputCountError(BadInputError, TypeError):
     """A net called with more (or fewer) inputs than its forward takes: a TypeError too, as Python's own arity
     error is, so callers that probe a forward's inputs (MXNet's quantize_net drops trailing ones) work."""
+
+
+class AssertedInputError(BadInputError, AssertionError):
+    """A bad argument where GluonNLP asserts (vocabulary and embedding checks, a model's predefined settings): an
+    AssertionError too, so code written against GluonNLP, its own tests included, catches it as before."""

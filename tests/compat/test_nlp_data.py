@@ -19,6 +19,8 @@ TEXTS = ['Héllo, World! It\'s 3.5 o\'clock.', 'unaffable 中文 tokens\tand\u00
 WORDPIECES = ['hello', ',', 'world', '!', 'it', "'", 's', '3', '.', '5', 'o', 'clock', 'un', '##aff', '##able',
               '中', '文', 'token', '##s', 'and', 'space', 'the', 'cat', 'sat', 'unicode', 'accent', 'cafe']
 LENGTHS = [5, 12, 3, 8, 1, 9, 4, 4, 7, 10, 2]
+# whitespace (Zs too), controls (Cc, Cf; tab, newline and return are whitespace), ASCII and Unicode punctuation
+CHARS = [' ', '\t', '\r', '\n', '\u00a0', '\u3000', 'A', '-', '\u0005', '\u200b', '$', '`', '.', '\u3002', '中', 'é']
 
 
 def _files(d):
@@ -41,8 +43,8 @@ def _files(d):
 def job(tmp_path_factory):
     d = str(tmp_path_factory.mktemp('nlp_data'))
     return dict(_files(d), parts=['data'], words=WORDS, texts=TEXTS, wordpieces=WORDPIECES, lengths=LENGTHS,
-                seqs=[['a', '', 'b', 'c', 'd'], [], ['e']], n=11, slices=[[3, False, 0], [3, True, 0], [4, True, 2],
-                                                                          [5, False, 1]])
+                chars=CHARS, seqs=[['a', '', 'b', 'c', 'd'], [], ['e']], n=11,
+                slices=[[3, False, 0], [3, True, 0], [4, True, 2], [5, False, 1]])
 
 
 @pytest.fixture(scope='module')
@@ -84,6 +86,13 @@ def test_transforms_and_bert_tokenizers_match_gluonnlp(job, ref):
     assert [nlp.data.BERTBasicTokenizer(lower=lower)(t) for t in TEXTS for lower in (True, False)] == ref['basic']
     tok = nlp.data.BERTTokenizer(nlp.vocab.BERTVocab(nlp.data.count_tokens(WORDPIECES)), lower=True)
     assert [tok(t) for t in TEXTS] == ref['wordpiece']
+    plain = nlp.Vocab(nlp.data.count_tokens(WORDPIECES), reserved_tokens=['[CLS]', '[SEP]'], unknown_token='[UNK]',
+                      padding_token=None, bos_token=None, eos_token=None)
+    assert [nlp.data.BERTTokenizer(plain, lower=True)(t) for t in TEXTS] == ref['wordpiece_plain']
+    assert [nlp.data.BERTTokenizer.is_first_subword(t) for t in WORDPIECES] == ref['first_subword']
+    basic = nlp.data.BERTBasicTokenizer()
+    assert [[basic._is_whitespace(c), basic._is_control(c), basic._is_punctuation(c)] for c in CHARS] == \
+        ref['char_predicates']
     pair = nlp.data.BERTSentenceTransform(tok, 12, pad=True, pair=True)
     single = nlp.data.BERTSentenceTransform(tok, 8, pad=False, pair=False)
     assert [lists(pair((a, b))) for a, b in zip(TEXTS, TEXTS[1:])] == ref['sentence_pair']  # int32, as GluonNLP
@@ -163,6 +172,10 @@ def test_bad_data_inputs_say_what_to_do(job, tmp_path):
     with pytest.raises(ValueError, match='pair=False'):
         tok = nlp.data.BERTTokenizer(nlp.vocab.BERTVocab(nlp.data.count_tokens(['a'])))
         nlp.data.BERTSentenceTransform(tok, 8)(('a',))
+    with pytest.raises(ValueError, match='unknown token.*unknown_token='):
+        nlp.data.BERTTokenizer(nlp.Vocab(nlp.data.count_tokens(['a']), unknown_token=None))
+    with pytest.raises(ValueError, match=r'does not name \(cls_token, sep_token\).*BERTVocab'):
+        nlp.data.BERTTokenizer(nlp.Vocab(nlp.data.count_tokens(['a']))).encode('a')
     with pytest.raises(ValueError, match='does not exist'):
         nlp.data.SentencepieceTokenizer(str(tmp_path / 'no.model'))
     with pytest.raises(ValueError, match='part_index'):

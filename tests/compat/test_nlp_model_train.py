@@ -122,6 +122,8 @@ def test_spellings_and_small_behaviour(monkeypatch, tmp_path):
     import gluonzoo.nlp.model.train.language_model as language_model
     assert cache.CacheCell is train.CacheCell and embedding.CSREmbeddingModel is train.CSREmbeddingModel
     assert language_model.BigRNN is train.BigRNN
+    # GluonNLP's gluonnlp.model.language_model binds the training models' package as `train` (`from . import train`)
+    assert nlp.model.language_model.train is train and nlp.model.language_model.BigRNN is lstm_lm.BigRNN
     assert issubclass(train.FasttextEmbeddingModel, train.EmbeddingModel)
     csr = train.CSREmbeddingModel(TOKENS, 3)
     csr.initialize()

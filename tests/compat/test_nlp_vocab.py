@@ -100,3 +100,25 @@ def test_bad_vocab_inputs_say_what_to_do():
         nlp.Vocab().to_tokens(99)
     with pytest.raises(ValueError, match='repeats the unknown token'):
         nlp.Vocab(reserved_tokens=['<unk>'])
+
+
+def test_checks_raise_and_warn_as_gluonnlps(tmp_path):
+    """GluonNLP asserts where its tests (and its users' code) catch AssertionError: ours raise an error of the same
+    builtin class (a BadInputError too), warn where it warns, and read its pre-0.7 vocabularies with a repeated
+    special token as it does."""
+    from ..peers.vocab_check_cases import outcomes
+    (tmp_path / 'peer').mkdir()
+    (tmp_path / 'ours').mkdir()
+    ref = json.loads(run_peer('gluonnlp_vocab_checks.py', tmp_path / 'peer', []))
+    ours = outcomes(nlp, str(tmp_path / 'ours'))
+    assert sorted(ours) == sorted(ref)
+    for name, want in ref.items():
+        got = ours[name]
+        assert set(want['raised']) <= set(got['raised']), (name, got, want)
+        assert bool(got['raised']) == bool(want['raised']) and got['warned'] == want['warned'], (name, got, want)
+        assert got['result'] == want['result'], name
+
+
+def test_gluonnlp_private_constants():
+    assert (nlp._constants.UNK_TOKEN, nlp._constants.EOS_TOKEN) == ('<unk>', '<eos>')
+    assert nlp.Vocab().unknown_token == nlp._constants.UNK_TOKEN

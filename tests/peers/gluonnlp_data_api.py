@@ -75,6 +75,14 @@ def data_part(j, out_dir):
     bert_vocab = nlp.vocab.BERTVocab(nlp.data.count_tokens(j['wordpieces']))
     tok = nlp.data.BERTTokenizer(bert_vocab, lower=True)
     out['wordpiece'] = [tok(t) for t in j['texts']]
+    # over a plain Vocab (no cls/sep/mask tokens), and the tokenizers' helpers code written for GluonNLP calls
+    plain = nlp.Vocab(nlp.data.count_tokens(j['wordpieces']), reserved_tokens=['[CLS]', '[SEP]'],
+                      unknown_token='[UNK]', padding_token=None, bos_token=None, eos_token=None)
+    out['wordpiece_plain'] = [nlp.data.BERTTokenizer(plain, lower=True)(t) for t in j['texts']]
+    out['first_subword'] = [nlp.data.BERTTokenizer.is_first_subword(t) for t in j['wordpieces']]
+    basic = nlp.data.BERTBasicTokenizer()
+    out['char_predicates'] = [[basic._is_whitespace(c), basic._is_control(c), basic._is_punctuation(c)]
+                              for c in j['chars']]
     pair = nlp.data.BERTSentenceTransform(tok, 12, pad=True, pair=True)
     single = nlp.data.BERTSentenceTransform(tok, 8, pad=False, pair=False)
     out['sentence_pair'] = [lists(pair((a, b))) for a, b in zip(j['texts'], j['texts'][1:])]

@@ -108,6 +108,12 @@ def cases(lib, d, folder, save):
         out[f'ftbin_{fmt}.many'] = loaded[['cat', 'dogs', '</s>', 'caterpillar']].asnumpy()
         out[f'ftbin_{fmt}.repr'] = np.array(repr(loaded))
 
+    # the parameters' names, not only a file's keys: GluonNLP's inference and training BigRNN give the same ones
+    out['big_names.eval'] = np.array(sorted(lib.model.BigRNN(10, 2, 3, 2, 5, 0.1, 0.2, prefix='bigrnn')
+                                            .collect_params().keys()))
+    out['big_names.train'] = np.array(sorted(train.BigRNN(10, 2, 3, 2, 5, 6, 0.1, 0.2, prefix='bigrnn')
+                                             .collect_params().keys()))
+
     # the training BigRNN, sparse and dense weights
     sampled = (d['sampled'], d['count_sampled'], d['count_true'])
     for sparse in (True, False):

@@ -166,6 +166,10 @@ def test_predefined_settings_need_hparam_allow_override():
     vocab = Vocab(count_tokens('a b c'.split()))
     with pytest.raises(BadInputError, match='num_layers.*hparam_allow_override=True'):
         gt.get_model('standard_lstm_lm_200', pretrained=False, vocab=vocab, num_layers=1)
+    # GluonNLP's builders assert the rule: code written for them (its own tests included) catches AssertionError,
+    # before anything is fetched
+    with pytest.raises(AssertionError, match='num_layers.*hparam_allow_override=True'):
+        gt.get_model('bert_12_768_12', dataset_name='book_corpus_wiki_en_uncased', pretrained=True, num_layers=6)
     net, got = gt.get_model('standard_lstm_lm_200', pretrained=False, vocab=vocab, num_layers=1, embed_size=4,
                             hidden_size=4, dropout=0.3, hparam_allow_override=True)
     assert got is vocab and net.embedding[0].weight.shape == (len(vocab), 4)

@@ -12,9 +12,8 @@ import os
 
 from ...errors import ChecksumError
 from . import hosted
+from ..vocab import EOS_TOKEN
 from .datasets import CorpusDataset, SimpleDatasetStream, register
-
-EOS_TOKEN = '<eos>'
 
 __all__ = ['WikiText2', 'WikiText103', 'WikiText2Raw', 'WikiText103Raw', 'Text8', 'Fil9', 'Enwik8', 'GBWStream']
 

@@ -6,9 +6,12 @@
 >>> BERTBasicTokenizer(lower=True)('Héllo, World!')
 ['hello', ',', 'world', '!']
 """
+import unicodedata
+
 import numpy as np
 
 from ...errors import BadInputError
+from .fast_bert_tokenizer import is_control, is_punctuation, is_whitespace
 
 
 class ClipSequence:
@@ -122,6 +125,17 @@ class BERTBasicTokenizer:
         if not isinstance(sample, str):
             raise BadInputError(f'BERTBasicTokenizer takes a str, got {type(sample).__name__}')
         return [t for t, _ in self._pre.pre_tokenize_str(self._norm.normalize_str(sample))]
+
+    # GluonNLP's character predicates, which code written for it (its own tests included) calls on the tokenizer:
+    # BERT's rules as text/data/fast_bert_tokenizer.py has them, given the character's Unicode category
+    def _is_control(self, char):
+        return is_control(char, unicodedata.category(char))
+
+    def _is_punctuation(self, char):
+        return is_punctuation(char, unicodedata.category(char))
+
+    def _is_whitespace(self, char):
+        return is_whitespace(char, unicodedata.category(char))
 
 
 class BERTSPTokenizer:

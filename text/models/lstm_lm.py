@@ -249,19 +249,24 @@ class BigRNN(Unrolled):
                  encode_dropout=0.0, **kwargs):
         super().__init__(**kwargs)
         self._dropout = encode_dropout
+        # GluonNLP's prefixes: the parameters' names (not only their places in a file) are those of GluonNLP's BigRNN
+        # and of the training BigRNN (text/models/train_lm.py), so name-keyed state (a Trainer's, a collect_params()
+        # dict) carries between the two
         with self.name_scope():
-            self.embedding = nn.HybridSequential()
+            self.embedding = nn.HybridSequential(prefix='embedding0_')
             with self.embedding.name_scope():
-                self.embedding.add(nn.Embedding(vocab_size, embed_size))
+                self.embedding.add(nn.Embedding(vocab_size, embed_size, prefix='embedding0_'))
                 if embed_dropout:
                     self.embedding.add(nn.Dropout(embed_dropout))
-            self.encoder = nn.HybridSequential()  # GluonNLP's file has a dropout cell after each layer: its index
+            # GluonNLP's file has a dropout cell after each layer: its index
+            self.encoder = nn.HybridSequential(prefix='hybridsequentialrnncell0_')
             with self.encoder.name_scope():
                 for i in range(num_layers):
-                    self.encoder.add(LSTMPCell(hidden_size, projection_size, embed_size if i == 0 else projection_size))
+                    self.encoder.add(LSTMPCell(hidden_size, projection_size, embed_size if i == 0 else projection_size,
+                                               prefix=f'lstmp{i}_'))
                     if encode_dropout:
                         self.encoder.add(nn.Dropout(encode_dropout))
-            self.decoder = nn.Dense(vocab_size, flatten=False, in_units=projection_size)
+            self.decoder = nn.Dense(vocab_size, flatten=False, in_units=projection_size, prefix='decoder0_')
 
     def begin_state(self, batch_size=0, func=mx.nd.zeros, **kwargs):
         """GluonNLP's flat [r0, c0, r1, c1, ...]."""
