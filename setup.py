@@ -36,7 +36,7 @@ setup(
                   'gluonzoo.cv': ['gluoncv_api.json'], 'gluonzoo.nlp': ['gluonnlp_api.json']},
     install_requires=pinned('numpy', 'opencv-python-headless', 'onnx', 'onnxruntime', 'ml_dtypes', 'scipy',
                             'tqdm', 'portalocker', 'safetensors', 'sentencepiece', 'tokenizers', 'pycocotools',
-                            'matplotlib', 'sacremoses'),
+                            'matplotlib', 'sacremoses', 'av'),
     extras_require={
         'cpu': pinned('mxnet'),
         'gpu': pinned('mxnet-cu117'),

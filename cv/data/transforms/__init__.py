@@ -2,9 +2,9 @@
 boxes, GluonCV's signatures)."""
 from gluonzoo import aliases
 
-from . import bbox, block, experimental, image, mask, pose, presets
+from . import bbox, block, experimental, image, mask, pose, presets, video
 from .block import RandomCrop
 
-__all__ = ['RandomCrop', 'bbox', 'block', 'experimental', 'image', 'mask', 'pose', 'presets']
+__all__ = ['RandomCrop', 'bbox', 'block', 'experimental', 'image', 'mask', 'pose', 'presets', 'video']
 
 __getattr__ = aliases.children(__name__)
