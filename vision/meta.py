@@ -24,6 +24,8 @@ DARKNET_COCO = class_names('coco_darknet')  # the same 80 in darknet's coco.name
 VOC_SEGMENTATION = class_names('voc_segmentation')  # background + VOC's 20, GluonCV's VOC/COCO segmentation labels
 ADE20K = class_names('ade20k')  # ADE20K's 150 scene-parsing classes (GluonCV's ADE20KSegmentation.CLASSES)
 CITYSCAPES = class_names('cityscapes')  # Cityscapes' 19 evaluated classes (GluonCV's CitySegmentation.CLASSES)
+# the action datasets of GluonCV's video checkpoints, by the suffix of their names (i3d_resnet50_v1_kinetics400)
+ACTION_CLASSES = {name: class_names(name) for name in ('kinetics400', 'kinetics700', 'ucf101', 'hmdb51', 'sthsthv2')}
 
 IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
 CIFAR_MEAN, CIFAR_STD = (0.4914, 0.4822, 0.4465), (0.2023, 0.1994, 0.2010)
@@ -39,6 +41,11 @@ CIFAR10_EVAL = dict(resize=32, crop=32, mean=CIFAR_MEAN, std=CIFAR_STD, layout='
 FASHION_MNIST_MEAN, FASHION_MNIST_STD = (0.2860,), (0.3530,)
 FASHION_MNIST_EVAL = dict(resize=28, crop=28, mean=FASHION_MNIST_MEAN, std=FASHION_MNIST_STD, layout='NCHW',
                           color='grey', scale=1 / 255.0)
+
+#: GluonCV's video eval (its test scripts' --new-height 256 --new-width 340, then VideoGroupValTransform): each
+#: frame resized to 256x340, centre crop 224, ImageNet mean/std; a record's frames/step/segments say how a clip is
+#: sampled (vision/tasks.py)
+VIDEO = dict(IMAGENET, resize=(256, 340), crop=224)
 
 #: COCO's 17 person keypoints in heatmap-channel order (GluonCV's COCOKeyPoints.KEYPOINTS)
 COCO_KEYPOINTS = ('nose', 'left_eye', 'right_eye', 'left_ear', 'right_ear', 'left_shoulder', 'right_shoulder',

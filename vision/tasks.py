@@ -9,6 +9,13 @@ the C++/Java services alike):
     color    'RGB' | 'BGR' | 'grey' (1 channel)                     layout  'NCHW' | 'NHWC'
     interp   'linear' (GluonCV's) | 'area' | 'cubic' | 'nearest' | None (area shrinking, linear growing)
     preset   the training augmentation: 'imagenet' | 'cifar'
+
+An action-recognition record adds how a clip is sampled from a video (GluonCV's names in brackets):
+    frames   frames a clip has (new_length)      step     frames between them (new_step)
+    segments clips spread over the video that the net averages (num_segments; TSN's frames are (N*segments, 3, H, W))
+    slowfast (fast, slow): SlowFast's frames a pathway, concatenated along T (fast_temporal_stride ... GluonCV's
+             slowfast=True clip of fast + slow frames)
+    crops / clips  GluonCV's published test: 1 or 3 or 10 crops, 1 or 10 clips a video (num_crop, num_clips)
 """
 from ..tasks import Command, Task, number, numbers, one_of, positive_int, register_command, register_task, size
 
@@ -20,6 +27,11 @@ IMAGE_PREPROCESS = {
     'interp': one_of('interp', None, 'linear', 'area', 'cubic', 'nearest'),
     'preset': one_of('preset', 'imagenet', 'cifar'),
 }
+
+
+VIDEO_PREPROCESS = dict(IMAGE_PREPROCESS, frames=positive_int('frames'), step=positive_int('step'),
+                        segments=positive_int('segments'), slowfast=size('slowfast'), crops=positive_int('crops'),
+                        clips=positive_int('clips'))
 
 
 def channels(preprocess):
@@ -189,6 +201,61 @@ register_task(Task('semantic-segmentation', 'vision', IMAGE_PREPROCESS, _image_i
                    has_classes=True, transforms=_transforms, check_record=_check_image_record, command='segment'))
 register_task(Task('pose-estimation', 'vision', IMAGE_PREPROCESS, _image_inputs, _check_heatmaps,
                    transforms=_transforms, check_record=_check_image_record, command='pose'))
+
+
+#: the preprocess keys that say how a clip is sampled, not how a frame is transformed
+CLIP_KEYS = ('frames', 'step', 'segments', 'slowfast', 'crops', 'clips')
+
+
+def _frame_transforms(w):
+    """A video record's eval transform of one frame: its image keys (resize, crop, mean/std, ...)."""
+    from .transforms import from_preprocess
+    return from_preprocess({k: v for k, v in w.preprocess.items() if k not in CLIP_KEYS})
+
+
+def _check_video_record(w):
+    """A clip model takes (N, 3, T, H, W) (SlowFast: T = fast + slow frames); a TSN-style frame model (N * segments,
+    3, H, W) frames, segments of them a video."""
+    pre, shape = w.preprocess, tuple(w.input_shape)
+    if len(shape) == 4:
+        return _check_image_record(w)
+    if len(shape) != 5 or shape[1] != 3:
+        return [f'input_shape {shape} is neither (N, 3, T, H, W) clips nor (N * segments, 3, H, W) frames']
+    want_t = sum(pre['slowfast']) if 'slowfast' in pre else pre.get('frames', shape[2])
+    out = [] if want_t == shape[2] else [f'input_shape {shape} has {shape[2]} frames, its preprocess {want_t}']
+    crop = pre.get('crop')
+    if crop is not None and ((crop, crop) if isinstance(crop, int) else tuple(crop)) != shape[3:]:
+        out.append(f'preprocess crop {crop} does not give the input_shape {shape}')
+    return out
+
+
+def _check_actions(outputs, inputs, classes):
+    """An action recognizer's class scores (N, classes): one row a video, whether it took (N, 3, T, H, W) clips or
+    (N * segments, 3, H, W) frames that it averages (GluonCV's TSN consensus); `feat_ext=True` nets return the
+    features (N, C) instead, which their tests check."""
+    import numpy as np
+    assert len(outputs) == 1, f'an action recognizer returns one array of scores, not {len(outputs)} outputs'
+    y = outputs[0]
+    assert y.ndim == 2 and y.shape[1] == classes, f'scores of shape {y.shape}, expected (videos, {classes})'
+    assert np.isfinite(y.asnumpy()).all(), 'scores are not all finite'
+
+
+def _recognize_args(parser):
+    parser.add_argument('name', help='an action recognizer (arch or arch.tag), e.g. i3d_resnet50_v1_kinetics400')
+    parser.add_argument('videos', nargs='+', help='video files (anything FFmpeg decodes)')
+    parser.add_argument('--topk', type=int, default=5)
+
+
+def _recognize(args):
+    from .commands import recognize
+    return recognize(args)
+
+
+register_command(Command('recognize', 'name the actions in videos: top-k classes with probabilities',
+                         _recognize_args, _recognize))
+register_task(Task('action-recognition', 'vision', VIDEO_PREPROCESS, _image_inputs, _check_actions,
+                   has_classes=True, transforms=_frame_transforms, check_record=_check_video_record,
+                   command='recognize'))
 
 
 def _check_instances(outputs, inputs, classes):

@@ -9,8 +9,11 @@ import mxnet as mx
 import numpy as np
 from gluoncv import model_zoo
 
+import gluoncv_action_tsn
+
 
 def main(out, jobs):
+    gluoncv_action_tsn.offline()  # GluonCV's TSN builders work only over a downloaded ImageNet base
     for job in jobs:
         name, shape = job['name'], tuple(job['shape'])
         mx.random.seed(0)

@@ -23,15 +23,17 @@ from ..conftest import registered, sha1, zipped
 from ..peers import run_peer
 
 NAMES = sorted(quantized.GRAPHS)
-#: GluonCV's INT8 graphs of video models, which gluonzoo does not register (it has no video models)
+#: GluonCV's INT8 graphs of TSN video models: each averages a fixed number of frames a video
 VIDEO = ['inceptionv3_kinetics400_int8', 'inceptionv3_ucf101_int8', 'resnet18_v1b_kinetics400_int8',
          'resnet50_v1b_kinetics400_int8', 'vgg16_ucf101_int8']
 #: the prefix GluonCV's quantized.py builds each base net with (the names its export gives the graph), by name start
+#: (its TSN builders take the prefix and drop it: their graphs have their bases' own names)
 PREFIX = {'mobilenet': 'mobilenet0_', 'resnet': 'resnetv10_', 'ssd': 'ssd0_', 'fcn': 'fcn0_', 'psp': 'pspnet0_',
-          'deeplab': None, 'simple_pose': 'pose0_'}
-#: run end to end, at the graph's own input size: the smallest classifier and the smallest SSD (random weights
+          'deeplab': None, 'simple_pose': 'pose0_', 'vgg16': 'vgg0_', 'inceptionv3': 'inception30_'}
+#: run end to end, at the graph's own input size: the smallest classifier, SSD and TSN (random weights
 #: saturate the pose nets' calibrated int8 ranges: a few distinct heatmap values, nothing to compare)
-RUN = {'mobilenet1.0_int8': (1, 3, 224, 224), 'ssd_512_mobilenet1.0_voc_int8': (1, 3, 512, 512)}
+RUN = {'mobilenet1.0_int8': (1, 3, 224, 224), 'ssd_512_mobilenet1.0_voc_int8': (1, 3, 512, 512),
+       'resnet18_v1b_kinetics400_int8': (7, 3, 224, 224)}
 
 
 @pytest.fixture(scope='module')
@@ -47,7 +49,7 @@ def test_every_gluoncv_graph_is_registered(gluoncv_int8):
     # the sha256 each record holds, computed by the peers venv from GluonCV's own copy (files, and the packed
     # strings through GluonCV's own decoder), and here from the copy `make weights-packages` installed
     theirs = json.loads((gluoncv_int8 / 'graphs.json').read_text())
-    assert sorted(theirs) == sorted(NAMES + VIDEO) and gz.list_models('*_int8') == NAMES
+    assert sorted(theirs) == NAMES == gz.list_models('*_int8') and set(VIDEO) <= set(NAMES)
     for name in NAMES:
         assert theirs[name] == quantized.GRAPHS[name][2], name
         assert hashlib.sha256(quantized.graph_json(name).encode('utf-8')).hexdigest() == theirs[name]
@@ -59,9 +61,23 @@ def test_record_is_the_base_checkpoint(name):
     assert w.name == f'{name}.{quantized.TAG}' and w.default
     # the base's file under its own name (one cache file for both, and GluonCV's caches work), its classes and
     # preprocessing; trainable parameters: the base's (registry tests recount them on the built graph)
-    assert (w.sha1, w.source, w.file_name, w.classes, w.preprocess, w.input_shape, w.num_params) == \
-        (base.sha1, base.source, base.file_name, base.classes, base.preprocess, base.input_shape, base.num_params)
+    assert (w.sha1, w.source, w.file_name, w.classes, w.num_params) == \
+        (base.sha1, base.source, base.file_name, base.classes, base.num_params)
     assert not w.config  # the graph is fixed; build() traces the base net with the base record's config
+    # a video graph's consensus averages its own number of frames a video: its record says that one
+    segments = _graph_segments(name)
+    assert dict(w.preprocess) == dict(base.preprocess, **({'segments': segments} if segments else {}))
+    assert w.input_shape == ((segments,) + base.input_shape[1:] if segments else base.input_shape)
+
+
+def _graph_segments(name):
+    """The frames a video that graph `name`'s segmental consensus (a Reshape to (-1, frames, C), then a mean over
+    axis 1) averages; None for an image graph."""
+    nodes = json.loads(quantized.graph_json(name))['nodes']
+    means = [nodes[n['inputs'][0][0]] for n in nodes if n['op'] == 'mean']
+    frames = [int(m['attrs']['shape'].strip('()').split(',')[1]) for m in means if m['op'] == 'Reshape']
+    assert (name in VIDEO) == bool(frames) and len(frames) <= 1, (name, frames)
+    return frames[0] if frames else None
 
 
 def test_parameter_names_are_gluoncvs(gluoncv_int8):

@@ -1,6 +1,6 @@
 """What the registry-wide tests leave out of the ResNet V1b family: GluonCV's keyword options (dilated, GroupNorm's
-norm_kwargs, SyncBatchNorm, last_gamma, use_global_stats), the `_custom` nets against GluonCV's, the pruned nets'
-widths and symbol names against GluonCV's, and the errors of bad options."""
+norm_kwargs, SyncBatchNorm, last_gamma, use_global_stats), the pruned nets' widths and symbol names against
+GluonCV's, and the errors of bad options (the `_custom` video-frame nets: tests/vision/test_action_tsn.py)."""
 import json
 import os
 import subprocess
@@ -16,19 +16,14 @@ from gluonzoo.vision.models.classification._resnetv1b_pruned import PRUNED
 from ..peers import PYTHON
 
 # (peers venv) gluoncv_models.py's jobs, then {symbol name: shape} of each pruned net: the names GluonCV's loader
-# reads its published pruned files by. GluonCV's resnet*_v1b_custom builders always download ImageNet and Kinetics
-# weights (they do not pass pretrained_base on), which only set starting values: the peer builds the same class
-# with the same arguments, less the downloads.
+# reads its published pruned files by.
 _PEER = r'''
 import json, os, sys
 import mxnet as mx
 from gluoncv.model_zoo import model_zoo
-from gluoncv.model_zoo.action_recognition.actionrec_resnetv1b import ActionRecResNetV1b
 sys.path.insert(0, sys.argv[3])
 import gluoncv_models
 
-model_zoo._models['resnet18_v1b_custom'] = lambda pretrained=False, **kw: ActionRecResNetV1b(
-    18, pretrained_base=False, dropout_ratio=0.5, init_std=0.01, **kw)
 gluoncv_models.main(sys.argv[1], json.loads(sys.argv[2]))
 names = {}
 for name in json.loads(sys.argv[4]):
@@ -44,8 +39,6 @@ CASES = [
     ('resnet18_v1b', (1, 3, 32, 32), {'dilated': True}, None),
     ('resnet50_v1d_0.11', (1, 3, 32, 32), {'dilated': True}, None),
     ('resnet50_v1b_gn', (1, 3, 32, 32), {'norm_kwargs': {'ngroups': 16}}, None),
-    ('resnet18_v1b_custom', (4, 3, 32, 32), {'nclass': 10, 'num_segments': 2, 'num_crop': 2},
-     {'nclass': 10, 'num_segments': 2, 'num_crop': 2, 'pretrained_base': False}),
 ]
 
 
@@ -103,21 +96,6 @@ def test_norm_layer_options():
     assert isinstance(gn.bn1, resnetv1b.GroupNorm) and not any('running' in k for k in gn.collect_params())
 
 
-def test_custom_takes_the_pretrained_body(monkeypatch):
-    base = gz.get_model('resnet18_v1b')
-    base.initialize()
-    base(mx.nd.zeros((1, 3, 32, 32)))  # shapes, as a loaded checkpoint has them
-    monkeypatch.setattr(resnetv1b, 'get_model', lambda name, pretrained: base if name == 'resnet18_v1b' else None)
-    net = gz.get_model('resnet18_v1b_custom', classes=5)
-    net.initialize()
-    mine, theirs = net._collect_params_with_prefix(), base._collect_params_with_prefix()
-    assert [k for k in mine if k not in theirs] == ['output.weight', 'output.bias']
-    for k in theirs:
-        if k in mine:
-            assert (mine[k].data() == theirs[k].data()).asnumpy().all(), k
-    assert net(mx.nd.zeros((3, 3, 32, 32))).shape == (3, 5)
-
-
 def test_bad_options():
     with pytest.raises(ValueError, match=r'depth 42 is not one of \[18, 34, 50, 101, 152\]'):
         resnetv1b.blocks_of(42)
@@ -125,12 +103,6 @@ def test_bad_options():
         resnetv1b.ResNetV1b(*resnetv1b.blocks_of(50), widths=PRUNED['resnet18_v1b_0.89'])
     with pytest.raises(ValueError, match='multiple of ngroups=48'):
         gz.get_model('resnet50_v1b_gn', norm_kwargs={'ngroups': 48})
-    with pytest.raises(ValueError, match='kinetics400'):
-        gz.get_model('resnet18_v1b_custom', use_kinetics_pretrain=True)
-    with pytest.raises(ValueError, match='classes=5 and nclass=6 disagree'):
-        gz.get_model('resnet18_v1b_custom', classes=5, nclass=6, pretrained_base=False)
-    with pytest.raises(ValueError, match='pretrained_base=False'):
-        gz.get_model('resnet18_v1b_custom', in_channels=1)
     with pytest.raises(ValueError, match="has no option 'ngroups'"):
         gz.get_model('resnet50_v1b_gn', ngroups=16)
 

@@ -33,8 +33,7 @@ FOLDER = 'gluoncv/model_zoo/quantized'
 
 #: INT8 model -> (base arch, where GluonCV keeps its graph, sha256 of the graph's JSON text, gluoncv==0.10.5.post0).
 #: 'file': {FOLDER}/{model}-symbol.json; 'packed': a zlib + base64 string of `_compressed_int8_json` in
-#: {FOLDER}/quantized.py, read as a literal (the file is never run). Its five action-recognition graphs are left out:
-#: gluonzoo has no video models to give them weights.
+#: {FOLDER}/quantized.py, read as a literal (the file is never run).
 GRAPHS = {
     'mobilenet1.0_int8': ('mobilenet1.0', 'file', '10676c9e84b4d238c928e22eb22152946b37e81a066366ed9c340a214d2d6159'),
     'resnet50_v1_int8': ('resnet50_v1', 'file', '3f2173e9e6708f05728c446a6b26fbb7d39d8febca08e5d4753cdf928d0c242f'),
@@ -68,7 +67,21 @@ GRAPHS = {
         'simple_pose_resnet101_v1b', 'packed', '8b2024ad84b94be018a755125ac66a0d28dcc0a733a7fc2f89789595be4ecbd4'),
     'simple_pose_resnet101_v1d_int8': (
         'simple_pose_resnet101_v1d', 'packed', '0d7021c07a0dc8d7ee7e05f1895ed39cb34448e0e4f97c2bfd230e4be95721eb'),
+    # TSN frame models (vision/models/action/tsn.py): each graph averages a fixed number of frames a video
+    'vgg16_ucf101_int8': ('vgg16_ucf101', 'packed', '9afae0062f422044166a771b067b084bfd0daa17c4ef4ef02006c627fb88718b'),
+    'inceptionv3_ucf101_int8': (
+        'inceptionv3_ucf101', 'packed', '73ed2836d89328980ecdebb830b08352d1b9119d46f39a530684331599dbf3c1'),
+    'inceptionv3_kinetics400_int8': (
+        'inceptionv3_kinetics400', 'packed', '10cdb5b6389606d4d72ec9e8480d7a7918b192b1505398c1cef160ec8b7cb2c1'),
+    'resnet18_v1b_kinetics400_int8': (
+        'resnet18_v1b_kinetics400', 'packed', '5c5e359645cdbb25a73de05ee054d7fbc6903b0c902a690a39041a3f3ad6140f'),
+    'resnet50_v1b_kinetics400_int8': (
+        'resnet50_v1b_kinetics400', 'packed', '7490df8454da3f71b74dc8d460b14fe52e4025a8d3af14477ddb721933b4a6a8'),
 }
+#: video graphs whose consensus averages other than their base record's segments a video (GluonCV calibrated
+#: inceptionv3_kinetics400_int8 with --num-segments 3; its fp32 net was trained and tested with 7): the record's
+#: preprocess and input shape say the graph's
+SEGMENTS = {'inceptionv3_kinetics400_int8': 3}
 
 TAG = 'gluoncv_int8'
 
@@ -177,19 +190,26 @@ def build(name, classes=None):
     traced = mx.sym.Group(list(traced)) if isinstance(traced, (list, tuple)) else traced
     params = {p.name: (k, p) for k, p in ref._collect_params_with_prefix().items()}
     order = [params[n][0] for n in traced.list_inputs() if n != 'data']
-    net = Int8Graph(mx.sym.load_json(graph_json(name)), order, w.input_shape,
+    net = Int8Graph(mx.sym.load_json(graph_json(name)), order, _input_shape(name, w),
                     {k: p.grad_req for k, p in params.values()})
     net.classes = list(w.classes) if w.classes else None
     return net
 
 
 # -- weights records and registered builders --------------------------------------------------------------------------
+def _input_shape(name, base):
+    """The input shape of graph `name`: its base record's (`base`), with SEGMENTS' frames a video where it says."""
+    return (SEGMENTS[name], *base.input_shape[1:]) if name in SEGMENTS else base.input_shape
+
+
 def _record(name):
-    """The base checkpoint's record under the INT8 name: the same file (its cache name too), classes, preprocess;
-    no config (the graph is fixed: build() gives the base's to the net it traces)."""
+    """The base checkpoint's record under the INT8 name: the same file (its cache name too), classes, preprocess
+    (a video graph's own segments); no config (the graph is fixed: build() gives the base's to the net it traces)."""
     w = get_weights(GRAPHS[name][0])
+    pre = dict(w.preprocess, **({'segments': SEGMENTS[name]} if name in SEGMENTS else {}))
     return dataclasses.replace(
         w, arch=name, tag=TAG, default=True, metrics={}, check={}, config={}, store_name=w.file_stem.rsplit('-', 1)[0],
+        preprocess=pre, input_shape=_input_shape(name, w),
         recipe=f'GluonCV 0.10.5 {_where(name)} (oneDNN INT8, calibrated by GluonCV) over the weights of {w.name} '
                f'({w.recipe})')
 

@@ -1,6 +1,6 @@
 """ResNet V1b/c/d/e/s ("Bag of Tricks", He et al., arXiv:1812.01187) and GluonCV's nets built on it: parameter-
 compatible with GluonCV 0.10.5 `resnet*_v1b/c/d/e/s`, `resnet*_v1b_gn` (GroupNorm), the pruned `resnet18_v1b_0.89`
-and `resnet*_v1d_0.xx`, and `resnet*_v1b_custom` (GluonCV's video-frame classifier).
+and `resnet*_v1d_0.xx` (GluonCV's video-frame `resnet*_v1b_custom` lives in vision/models/action/tsn.py).
 
 V1b moves the stride to the 3x3 conv; V1c replaces the 7x7 stem with three 3x3 convs (stem width 32); V1d adds
 average-pool downsampling in the shortcut; V1s is V1c and V1e is V1d with stem width 64. A pruned net is a V1b/V1d
@@ -9,12 +9,11 @@ registered builders. Names follow GluonCV's attributes (`conv1`, `layer1.0.bn2`,
 `dilated`, `norm_layer` / `norm_kwargs` (a BatchNorm class, e.g. SyncBatchNorm, and its kwargs), `last_gamma`,
 `use_global_stats`, `final_drop`.
 """
-import mxnet as mx
 from mxnet.gluon import nn
 from mxnet.gluon.nn import BatchNorm
 
 from ....errors import BadInputError
-from ....registry import get_model, register_model
+from ....registry import register_model
 from ._gluoncv import gluoncv_weights
 from ._resnetv1b_pruned import PRUNED
 from .base import Classifier, Stage
@@ -226,45 +225,6 @@ class ResNetV1b(Classifier):
         return self.fc(self.pooled(x))
 
 
-
-class ActionRecResNetV1b(ResNetV1b):
-    """GluonCV's video-frame ResNet V1b (the `_custom` models): the batch holds `num_segments` x `num_crop`
-    consecutive frames of each video, whose pooled features (after dropout 0.5) are averaged, TSN's segmental
-    consensus, before the head `output`."""
-    head_name = 'output'
-
-    def __init__(self, depth, classes=400, num_segments=1, num_crop=1, in_channels=3, **kwargs):
-        super().__init__(*blocks_of(depth), classes, in_channels=in_channels, final_drop=0.5, **kwargs)
-        self.frames = num_segments * num_crop
-
-    def _head(self, classes, in_units):
-        return nn.Dense(classes, in_units=in_units, weight_initializer=mx.init.Normal(0.01))  # GluonCV's init_std
-
-    def hybrid_forward(self, F, x):
-        return self.output(self.pooled(x).reshape((-1, self.frames, self.num_features)).mean(axis=1))
-
-
-def _action_rec(depth, classes, in_channels, nclass, pretrained_base, num_segments, num_crop, use_kinetics_pretrain,
-                use_tsn, partial_bn):
-    """GluonCV's resnet*_v1b_custom: `nclass` is its spelling of `classes`; `pretrained_base` loads the ImageNet
-    resnet*_v1b body; `use_tsn` and `partial_bn` are accepted and, as in GluonCV 0.10.5, change nothing."""
-    if use_kinetics_pretrain:
-        raise ValueError(f'use_kinetics_pretrain=True needs GluonCV\'s resnet{depth}_v1b_kinetics400 checkpoint, '
-                         f'which gluonzoo does not have; pass use_kinetics_pretrain=False')
-    if nclass is not None and classes not in (400, nclass):
-        raise ValueError(f'classes={classes} and nclass={nclass} disagree; nclass is GluonCV\'s name of classes')
-    if pretrained_base and in_channels != 3:
-        raise ValueError(f'the pretrained base takes 3 input channels, not in_channels={in_channels}; pass '
-                         f'pretrained_base=False')
-    net = ActionRecResNetV1b(depth, classes if nclass is None else nclass, num_segments, num_crop, in_channels)
-    if pretrained_base:
-        base = get_model(f'resnet{depth}_v1b', pretrained=pretrained_base)._collect_params_with_prefix()
-        for name, p in net._collect_params_with_prefix().items():
-            if not name.startswith('output.'):
-                p._load_init(base[name].data(), mx.cpu())
-    return net
-
-
 # -- weights records (GluonCV 0.10.5 model_store.py) -------------------------------------------------------------
 _SHA1 = {
     'resnet18_v1b': '2d9d980c990442f826f20781ed039851e78dabe3',
@@ -309,8 +269,6 @@ _VARIANTS = {'b': {}, 'c': dict(deep_stem=True), 'd': dict(deep_stem=True, avg_d
 # -- registered builders ------------------------------------------------------------------------------------------
 # Each builder hands its own arguments (`locals()`) to the model: they are GluonCV's options.
 _REG = dict(task='image-classification', protected=('in_channels',), test_input=(1, 3, 32, 32))
-_CUSTOM = dict(task='image-classification', protected=('in_channels',), test_input=(1, 3, 32, 32),
-               test_kwargs={'pretrained_base': False})
 
 
 def _weights(arch, paper=_PAPER):
@@ -504,17 +462,3 @@ def resnet101_v1d_0_73(classes=1000, in_channels=3, final_drop=0.0, dilated=Fals
                        norm_kwargs=None, last_gamma=False, use_global_stats=False):
     """ResNet-101 V1d pruned by GluonCV (resnet101_v1d_2.2x; arXiv:1812.01187)."""
     return ResNetV1b(*blocks_of(101), **_VARIANTS['d'], **_pruned('resnet101_v1d_0.73'), **locals())
-
-
-@register_model(**_CUSTOM)
-def resnet18_v1b_custom(classes=400, in_channels=3, nclass=None, pretrained_base=True, num_segments=1, num_crop=1,
-                        use_kinetics_pretrain=False, use_tsn=False, partial_bn=False):
-    """ResNet-18 V1b on video frames, TSN's segmental consensus (arXiv:1608.00859)."""
-    return _action_rec(18, **locals())
-
-
-@register_model(**_CUSTOM)
-def resnet50_v1b_custom(classes=400, in_channels=3, nclass=None, pretrained_base=True, num_segments=1, num_crop=1,
-                        use_kinetics_pretrain=False, use_tsn=False, partial_bn=False):
-    """ResNet-50 V1b on video frames, TSN's segmental consensus (arXiv:1608.00859)."""
-    return _action_rec(50, **locals())
