@@ -204,3 +204,26 @@ def pose(args):
             print(f'  -> {picture}, {record}')
     print(f'{len(images)} image(s) in {dt * 1000:.0f} ms', file=sys.stderr)
     return 0
+
+
+def recognize(args):
+    """`gluonzoo recognize NAME VIDEO...`: top-k actions of each video, one centred test clip each."""
+    from ..registry import get_model
+    from .data.video_reader import VideoReader
+    from .inference import recognize as run
+    _task_of(args.name, 'action-recognition', 'recognize', 'recognizes actions in videos')
+    if args.topk < 1:
+        raise ValueError(f'--topk {args.topk} must be at least 1')
+    for path in args.videos:  # every file is checked before the model is built
+        with VideoReader(path) as vr:
+            len(vr)
+    net = get_model(args.name, pretrained=True)
+    t0 = time.perf_counter()
+    results = run(net, args.videos, topk=args.topk)
+    dt = time.perf_counter() - t0
+    for path, top in zip(args.videos, results):
+        print(path)
+        for label, p in top:
+            print(f'  {p:7.4f}  {label}')
+    print(f'{len(args.videos)} video(s) in {dt * 1000:.0f} ms', file=sys.stderr)
+    return 0

@@ -1,5 +1,6 @@
-"""Inference with zoo models on images: `classify` (the path behind `gluonzoo predict`, the demo and `verify`),
-`detect` (behind `gluonzoo detect`) and `segment` (behind `gluonzoo segment`).
+"""Inference with zoo models on images and videos: `classify` (the path behind `gluonzoo predict`, the demo and
+`verify`), `detect` (behind `gluonzoo detect`), `segment` (behind `gluonzoo segment`) and `recognize` (behind
+`gluonzoo recognize`: a video's actions).
 
 `classify` and `detect` hand the net to `gluonzoo.optimize` (oneDNN fused graphs, checked against the plain net on
 the first batch) unless `optimize=False`: classify for its fixed batch shape, detect with `static_shape` only when
@@ -122,3 +123,49 @@ def _scorer(net, optimize):
             net.__dict__['_gz_at_input_size'] = AtInputSize(net)
         return net.__dict__['_gz_at_input_size']
     return net.predict if callable(getattr(net, 'predict', None)) else net
+
+
+def clip_indices(num_frames, preprocess, path='the video'):
+    """The frame indices one centred test clip of `preprocess` reads from a video of `num_frames` frames: `frames`
+    frames `step` apart from the middle (a clip model; SlowFast's slow frames follow its fast ones, every
+    fast/slow-th of them), or the middle frame of each of `segments` equal stretches (TSN's test)."""
+    if 'segments' in preprocess and 'frames' not in preprocess and 'slowfast' not in preprocess:
+        s = preprocess['segments']
+        if num_frames < s:
+            raise BadInputError(f'{path} has {num_frames} frames: fewer than the {s} segments the model takes')
+        return [int((k + 0.5) * num_frames / s) for k in range(s)]
+    fast, slow = preprocess.get('slowfast', (preprocess.get('frames', 1), None))
+    step = preprocess.get('step', 1)
+    span = (fast - 1) * step + 1
+    if num_frames < span:
+        raise BadInputError(f'{path} has {num_frames} frames: the model takes clips of {fast} frames {step} apart '
+                            f'({span} frames); use a longer video')
+    start = (num_frames - span) // 2
+    ids = [start + k * step for k in range(fast)]
+    return ids + ids[::fast // slow] if slow else ids
+
+
+def recognize(net, videos, topk=5, preprocess=None, backend=None):
+    """Top-k (label, probability) lists of each video file, one centred test clip each (clip_indices), every frame
+    through the record's eval transform (GluonCV's 256x340 resize and 224 centre crop); a clip model gets
+    (1, 3, T, H, W), a frame model (TSN) its segments' frames (S, 3, H, W), whose scores it averages."""
+    import mxnet as mx
+    from .data.video_reader import VideoReader
+    from .tasks import CLIP_KEYS
+    _, pre = _transform(net, preprocess)
+    transform = from_preprocess({k: v for k, v in pre.items() if k not in CLIP_KEYS})
+    labels = getattr(net, 'classes', None)
+    ctx = _ctx(net)
+    results = []
+    for path in videos:
+        with VideoReader(path, backend) as vr:
+            frames = vr.get_batch(clip_indices(len(vr), pre, path))
+        x = np.stack([transform(f) for f in frames])  # (T, 3, H, W)
+        if 'frames' in pre or 'slowfast' in pre:
+            x = x.transpose(1, 0, 2, 3)[None]  # one clip (1, 3, T, H, W)
+        # a frame model built for one segment (GluonCV's default) scores each frame: the video's score is their mean,
+        # what num_segments=S would average inside the net
+        p = mx.nd.softmax(net(mx.nd.array(x, ctx=ctx)).mean(axis=0, keepdims=True)).asnumpy()[0]
+        idx = np.argsort(-p)[:topk]
+        results.append([(labels[j] if labels else str(j), float(p[j])) for j in idx])
+    return results

@@ -14,7 +14,8 @@ class ArrayData:
     """uint8 images (N, H, W) or (N, C, H, W) and int labels; yields normalized float32 NCHW batches.
 
     `size` zero-pads every image to size x size, centered (28x28 Fashion-MNIST to the 32x32 a CIFAR net expects).
-    `augment` 'crop_flip' pads by `pad` more, crops a random size x size window back and flips half the images.
+    `augment` 'crop_flip' pads by `pad` more, crops a random size x size window back and flips half the images;
+    'crop' does the same without the flip.
 
     >>> d = ArrayData(np.full((4, 2, 2), 255, np.uint8), [0, 1, 0, 1], mean=(0.5,), std=(0.5,), size=4)
     >>> x, y = next(d.eval_batches(2))
@@ -48,7 +49,7 @@ class ArrayData:
             img = T.pad_to(self.images[i].transpose(1, 2, 0), size)
             if rng is not None:
                 img = T.crop(T.zero_pad(img, p, p, p, p), dy[k], dx[k], size)
-                img = T.hflip(img) if flip[k] else img
+                img = T.hflip(img) if flip[k] and self.augment == 'crop_flip' else img
             out[k] = T.normalize(img, self.mean, self.std)
         return out
 
@@ -56,7 +57,7 @@ class ArrayData:
         """(batch index, rng, x float32, y int64) of one epoch from batch `start`; worker `rank` of `workers`."""
         for b, idx in epoch_indices(len(self), epoch, batch_size, seed, rank, workers, start):
             rng = np.random.RandomState([seed, epoch, b, 1 + rank])
-            yield b, rng, self._prepare(idx, rng if self.augment == 'crop_flip' else None), self.labels[idx]
+            yield b, rng, self._prepare(idx, rng if self.augment in ('crop', 'crop_flip') else None), self.labels[idx]
 
     def eval_batches(self, batch_size):
         for at in range(0, len(self), batch_size):

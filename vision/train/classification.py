@@ -65,11 +65,13 @@ class ImageClassification:
         return {'top1': correct / total, 'loss': loss / total}
 
 
-def refuse_classification_options(cfg, training):
-    """One BadInputError when `cfg` sets an option only image classification takes (mixup, label smoothing);
-    `training` names the training that was asked for ('detection training')."""
+def refuse_classification_options(cfg, training, augments=('none', 'crop_flip')):
+    """One BadInputError when `cfg` sets an option only image classification takes (mixup, label smoothing) or an
+    --augment that `training` (e.g. 'detection training') does not take: `augments` are the ones it does."""
     from ...errors import BadInputError
     problems = [f'--{k.replace("_", "-")}' for k in ('mixup', 'label_smoothing') if getattr(cfg, k)]
     if problems:
         raise BadInputError(f'{" and ".join(problems)} are image-classification options; {training} does not '
                             'take them')
+    if cfg.augment not in augments:
+        raise BadInputError(f'--augment {cfg.augment}: {training} takes {" or ".join(augments)}')

@@ -41,7 +41,7 @@ class TrainConfig:
     mixup: float = 0.0  # Beta(alpha, alpha) mixing of inputs and labels; 0 turns it off
     mixup_off_epochs: int = 0  # last N epochs without mixup
     clip_gradient: float = 0.0  # max global L2 norm of the batch-mean gradient; 0 turns it off
-    augment: str = 'crop_flip'  # 'none' | 'crop_flip' (pad 2 + random crop + horizontal flip)
+    augment: str = 'crop_flip'  # 'none' | 'crop_flip' (pad 2 + random crop + horizontal flip) | 'crop' (no flip)
     init: str = 'xavier'
     seed: int = 0
     hybridize: bool = True
@@ -68,8 +68,8 @@ class TrainConfig:
             problems.append('data_shape must be >= 1')
         if self.lr_mode not in ('step', 'cosine', 'constant', 'poly'):
             problems.append(f"lr_mode {self.lr_mode!r} is not 'step', 'cosine', 'constant' or 'poly'")
-        if self.augment not in ('none', 'crop_flip'):
-            problems.append(f"augment {self.augment!r} is not 'none' or 'crop_flip'")
+        if self.augment not in ('none', 'crop_flip', 'crop'):
+            problems.append(f"augment {self.augment!r} is not 'none', 'crop_flip' or 'crop'")
         if self.epochs < 1 or self.batch_size < 1:
             problems.append('epochs and batch_size must be >= 1')
         if not 0 <= self.label_smoothing < 1:

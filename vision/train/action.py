@@ -1,0 +1,151 @@
+"""Video action recognition in the training engine (gluonzoo.train.protocol), as GluonCV 0.10.5's
+scripts/action-recognition/train_recognizer.py trains TSN, I3D, R(2+1)D and SlowFast:
+
+    data     one clip a video, decoded once (the clips of the generated motion videos are short: vision.data.motions)
+             into memory through gluonzoo's video reader. A clip model gets (N, 3, T, H, W); a frame model (TSN,
+             GluonCV's `resnet*_v1b_*` with num_segments S) gets S frames a video, one from each of S equal stretches
+             of the clip (a random one in training, the middle one in evaluation, TSN's sampling), as (N * S, 3, H, W).
+             Train: a random H x W window of each clip (the same for all its frames; `--augment crop`), never a
+             horizontal flip (it would turn moving left into moving right); eval: the centre window.
+    loss     softmax cross-entropy over the video's scores (TSN: the mean of its segments'), the engine's Trainer.
+    eval     top-1 accuracy and loss over the eval split, one centre clip a video.
+
+The draws of batch b come from RandomState([seed, epoch, b, 1 + rank]), so a run is reproducible on one thread and
+resumes exactly. The task is ImageClassification's (vision/train/classification.py) over ClipData, the net built
+for the data's classes.
+"""
+import numpy as np
+
+from ...errors import BadInputError
+from ...train.data import epoch_indices
+from ..meta import IMAGENET_MEAN, IMAGENET_STD
+from .classification import ImageClassification, refuse_classification_options
+
+TASK = 'action-recognition'
+
+
+class ClipData:
+    """uint8 clips (N, T, H, W, 3) RGB and int labels; yields normalized float32 batches for a clip model
+    (N, 3, T, crop, crop) or, with `segments`, for a frame model (N * segments, 3, crop, crop).
+
+    >>> clips = np.zeros((2, 4, 6, 6, 3), np.uint8)
+    >>> x, y = next(ClipData(clips, [0, 1], crop=4).eval_batches(2))
+    >>> x.shape, y.tolist()
+    ((2, 3, 4, 4, 4), [0, 1])
+    >>> next(ClipData(clips, [0, 1], crop=4, segments=2).eval_batches(2))[0].shape
+    (4, 3, 4, 4)
+    """
+
+    def __init__(self, clips, labels, crop, segments=None, augment='none', mean=IMAGENET_MEAN, std=IMAGENET_STD):
+        clips = np.asarray(clips)
+        if clips.ndim != 5 or clips.shape[-1] != 3 or clips.dtype != np.uint8:
+            raise BadInputError(f'clips must be uint8 (N, T, H, W, 3) RGB, not {clips.dtype} {clips.shape}')
+        if not crop <= min(clips.shape[2:4]):
+            raise BadInputError(f'crop {crop} is larger than the {clips.shape[2]}x{clips.shape[3]} frames')
+        if segments is not None and not 1 <= segments <= clips.shape[1]:
+            raise BadInputError(f'segments={segments}: a clip of {clips.shape[1]} frames has 1 to {clips.shape[1]}')
+        if augment not in ('none', 'crop'):
+            raise BadInputError(f"augment {augment!r} is not 'none' or 'crop' (video clips are never flipped: "
+                                'that would swap the direction of motion)')
+        self.clips, self.labels = clips, np.asarray(labels, dtype=np.int64)
+        self.crop, self.segments, self.augment = crop, segments, augment
+        self.mean = np.asarray(mean, np.float32).reshape(3, 1, 1, 1) * 255
+        self.std = np.asarray(std, np.float32).reshape(3, 1, 1, 1) * 255
+
+    def __len__(self):
+        return len(self.labels)
+
+    def num_batches(self, batch_size, workers=1):
+        return len(self) // (batch_size * workers)
+
+    def _frames(self, t, rng):
+        """The frame indices of one video: all of them, or one from each of `segments` equal stretches."""
+        if self.segments is None:
+            return np.arange(t)
+        edges = np.linspace(0, t, self.segments + 1)
+        lo, hi = edges[:-1].astype(int), np.maximum(edges[1:].astype(int), edges[:-1].astype(int) + 1)
+        return rng.randint(lo, hi) if rng is not None else (lo + hi - 1) // 2
+
+    def _prepare(self, idx, rng):
+        _, t, h, w, _ = self.clips.shape
+        c = self.crop
+        out = []
+        for i in idx:
+            y0, x0 = (rng.randint(0, h - c + 1), rng.randint(0, w - c + 1)) if rng is not None else \
+                ((h - c) // 2, (w - c) // 2)
+            clip = self.clips[i, self._frames(t, rng), y0:y0 + c, x0:x0 + c]  # (T', c, c, 3)
+            out.append((clip.transpose(3, 0, 1, 2).astype(np.float32) - self.mean) / self.std)  # (3, T', c, c)
+        x = np.stack(out)
+        if self.segments is not None:  # TSN's frames, video after video: (N * S, 3, c, c)
+            x = x.transpose(0, 2, 1, 3, 4).reshape(-1, 3, c, c)
+        return np.ascontiguousarray(x)
+
+    def batches(self, epoch, batch_size, seed, rank=0, workers=1, start=0):
+        """(batch index, rng, x float32, y int64) of one epoch from batch `start`; worker `rank` of `workers`."""
+        for b, idx in epoch_indices(len(self), epoch, batch_size, seed, rank, workers, start):
+            rng = np.random.RandomState([seed, epoch, b, 1 + rank])
+            yield b, rng, self._prepare(idx, rng if self.augment == 'crop' else None), self.labels[idx]
+
+    def eval_batches(self, batch_size):
+        for at in range(0, len(self), batch_size):
+            yield self._prepare(np.arange(at, min(at + batch_size, len(self))), None), self.labels[at:at + batch_size]
+
+
+class ActionRecognition(ImageClassification):
+    """ImageClassification over ClipData; the engine builds the net with a head for the data's classes."""
+
+    def model_kwargs(self):
+        return {'nclass': self.classes}  # GluonCV's name: the registry's classes= is the config's own
+
+
+# -- the data: a video list folder decoded once ----------------------------------------------------------------
+def is_frame_model(name):
+    """Whether registered model `name` takes frames (TSN: (N * segments, 3, H, W)) rather than clips."""
+    from ...registry import get_entry
+    return len(get_entry(name).test_input) == 4
+
+
+def decode_list(root, list_file, backend=None):
+    """(clips uint8 (N, T, H, W, 3), labels) of every video a UCF101-style list names (paths relative to `root`),
+    all read through gluonzoo's video reader; every clip must have the list's frame count and one frame size."""
+    import os
+    from ..data.video import read_list
+    from ..data.video_reader import VideoError, read_video
+    clips, labels, shape = [], [], None
+    for rel, frames, label in read_list(os.path.join(root, list_file)):
+        path = os.path.join(root, rel)
+        clip = read_video(path, backend=backend)
+        if frames is not None and len(clip) != frames:
+            raise VideoError(f'{path}: {len(clip)} frames, the list {list_file} says {frames}')
+        if shape is not None and clip.shape != shape:
+            raise VideoError(f'{path}: frames {clip.shape}, the list\'s first video {shape}: the clips of a list '
+                             'must have one length and frame size (re-encode or cut them)')
+        shape = clip.shape
+        clips.append(clip)
+        labels.append(label)
+    if not clips:
+        raise BadInputError(f'{os.path.join(root, list_file)} names no videos')
+    return np.stack(clips), np.asarray(labels, np.int64)
+
+
+def action_task(cfg, name, source, root, train_lists, eval_list, classes, checksum):
+    """ImageClassification over ClipData of the videos `train_lists` and `eval_list` name (under `root`): frames for
+    a frame model (its num_segments, from --model-kwargs, default 1), clips for a clip model; crop --data-shape
+    (default: the frames' short side)."""
+    # never a flip: mirrored videos turn moving left into moving right
+    refuse_classification_options(cfg, 'action-recognition training', augments=('none', 'crop'))
+    parts = [decode_list(root, f) for f in train_lists]
+    xtr, ytr = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    xte, yte = decode_list(root, eval_list)
+    if cfg.train_limit:
+        xtr, ytr = xtr[:cfg.train_limit], ytr[:cfg.train_limit]
+    if cfg.val_limit:
+        xte, yte = xte[:cfg.val_limit], yte[:cfg.val_limit]
+    segments = cfg.model_kwargs.get('num_segments', 1) if is_frame_model(cfg.model) else None
+    crop = cfg.data_shape or min(xtr.shape[2:4])
+    augment = cfg.augment
+    info = {'name': name, 'source': source, 'train_split': '+'.join(f.split('_list')[0] for f in train_lists),
+            'checksum': checksum, 'classes': list(classes), 'clip': list(xtr.shape[1:4]), 'crop': crop,
+            'segments': segments}
+    return ActionRecognition(ClipData(xtr, ytr, crop, segments, augment), ClipData(xte, yte, crop, segments),
+                             len(classes), info, eval_split=eval_list.split('_list')[0], eval_batch_size=32)
