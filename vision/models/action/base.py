@@ -4,6 +4,8 @@ top-1 (data, read from its model_store.py and model-zoo tables), and the one fac
 A name ends in its dataset (`i3d_resnet50_v1_kinetics400`); `_custom` builders have no checkpoint of their own
 (GluonCV builds them on a Kinetics-400 one, for the user's classes).
 """
+from mxnet.gluon import nn
+
 from ....errors import BadInputError
 from ....weights import GLUONCV_REPO, Source, Weights
 from ...meta import ACTION_CLASSES, VIDEO
@@ -178,3 +180,18 @@ def copy_all_but_head(net, source, head):
             raise BadInputError(f'{type(source).__name__} has no parameter {name} of shape {p.shape}: not the '
                                 f'architecture of this {type(net).__name__}')
         p._load_init(theirs[name].data(), theirs[name].list_ctx()[0])
+
+
+class BatchNorm(nn.BatchNorm):
+    """nn.BatchNorm that runs a clip's (N, C, T, H, W) as (N, C, 1, T*H*W): the same per-channel statistics, so the
+    outputs are the op's own, but MXNet 1.9.1's oneDNN BatchNorm never takes its non-4D path. That path writes into a
+    reshaped view of the output and dereferences a null memory when oneDNN's primitive cache (which compares layouts
+    ignoring size-1 dims) hands it a channels-last dst: a segfault for T*H*W == 1 after a 4D BatchNorm of the same
+    (N, C, eps) (a 2D ResNet's layer4 at 32x32, then I3D's layer4); its backward on views fails too
+    (apache/mxnet#20858). Same class name, so parameter names and GluonCV's files are unchanged."""
+
+    def hybrid_forward(self, F, x, gamma, beta, running_mean, running_var):
+        if self._kwargs['axis'] != 1:
+            return super().hybrid_forward(F, x, gamma, beta, running_mean, running_var)
+        y = super().hybrid_forward(F, F.reshape(x, shape=(0, 0, 1, -1)), gamma, beta, running_mean, running_var)
+        return F.reshape_like(y, x)

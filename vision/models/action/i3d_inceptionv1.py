@@ -12,7 +12,7 @@ Layout: blocks -> model -> weights record -> registered builder.
 """
 from mxnet.gluon import nn
 from mxnet.gluon.contrib.nn import HybridConcurrent
-from mxnet.gluon.nn import BatchNorm
+from .base import BatchNorm
 
 from ....registry import register_model
 from .base import resolve_nclass

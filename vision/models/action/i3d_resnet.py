@@ -18,7 +18,7 @@ Layout: blocks -> model -> weights records -> registered builders.
 """
 from mxnet.gluon import nn
 from mxnet.gluon.block import HybridBlock
-from mxnet.gluon.nn import BatchNorm
+from .base import BatchNorm
 
 from ....errors import BadInputError
 from ....registry import get_model, register_model

@@ -12,7 +12,7 @@ change nothing.
 Layout: blocks -> model -> weights record -> registered builder.
 """
 from mxnet.gluon import nn
-from mxnet.gluon.nn import BatchNorm
+from .base import BatchNorm
 
 from ....errors import BadInputError
 from ....registry import register_model

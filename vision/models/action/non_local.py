@@ -12,7 +12,7 @@ under each name, as GluonCV's files hold it.
 from mxnet import init
 from mxnet.gluon import nn
 from mxnet.gluon.block import HybridBlock
-from mxnet.gluon.nn import BatchNorm
+from .base import BatchNorm
 
 from ....errors import BadInputError
 

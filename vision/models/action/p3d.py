@@ -9,7 +9,7 @@ model -> weights records -> registered builders; structural names are GluonCV's 
 """
 from mxnet import init
 from mxnet.gluon import nn
-from mxnet.gluon.nn import BatchNorm
+from .base import BatchNorm
 
 from ....registry import register_model
 from .base import action_weights, resolve_nclass

@@ -9,7 +9,7 @@ GluonCV's (`layer1.0.conv1.conv2`, `layer2.0.downsample.0`, `fc`).
 """
 from mxnet import init
 from mxnet.gluon import nn
-from mxnet.gluon.nn import BatchNorm
+from .base import BatchNorm
 
 from ....registry import register_model
 from .base import action_weights, resolve_nclass

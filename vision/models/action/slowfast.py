@@ -12,7 +12,7 @@ Layout: blocks -> model -> weights records -> registered builders. Structural na
 """
 from mxnet import init
 from mxnet.gluon import nn
-from mxnet.gluon.nn import BatchNorm
+from .base import BatchNorm
 
 from ....errors import WeightsNotFoundError
 from ....registry import get_model, register_model
