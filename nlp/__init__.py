@@ -14,8 +14,8 @@ from gluonzoo import aliases
 aliases.install(__name__, 'gluonnlp', os.path.join(os.path.dirname(__file__), 'gluonnlp_api.json'))
 
 from gluonzoo import __version__  # noqa: E402
-from . import (_constants, calibration, data, embedding, initializer, loss, metric, model, optimizer, utils,  # noqa: E402,F401
-               vocab)
+from . import (_constants, calibration, data, embedding, initializer, loss, metric, model,  # noqa: E402,F401
+               optimizer, utils, vocab)
 from .vocab import Vocab  # noqa: E402,F401
 
 __all__ = ['Vocab', 'calibration', 'data', 'embedding', 'initializer', 'loss', 'metric', 'model', 'optimizer',

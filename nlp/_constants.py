@@ -4,8 +4,8 @@ The dataset and embedding checksums GluonNLP keeps here are gluonzoo's weights a
 """
 import numpy as np
 
+from gluonzoo.text.sequence_sampler import NEVER as LARGE_NEGATIVE_FLOAT
 from gluonzoo.text.vocab import BOS_TOKEN, EOS_TOKEN, PAD_TOKEN, UNK_TOKEN  # noqa: F401
 
 INT_TYPES = (int, np.int32, np.int64)
-LARGE_POSITIVE_FLOAT = 1e18
-LARGE_NEGATIVE_FLOAT = -LARGE_POSITIVE_FLOAT
+LARGE_POSITIVE_FLOAT = -LARGE_NEGATIVE_FLOAT

@@ -89,6 +89,12 @@ def _isolated_env(monkeypatch, tmp_path):
     monkeypatch.setenv('GLUONZOO_HOME', str(tmp_path / 'gzhome'))
 
 
+@pytest.fixture
+def offline(monkeypatch):
+    """GLUONZOO_OFFLINE=1 over the test's own empty cache (_isolated_env): a download is one clear error."""
+    monkeypatch.setenv('GLUONZOO_OFFLINE', '1')
+
+
 _LIBC = ctypes.CDLL('libc.so.6')
 
 

@@ -15,7 +15,7 @@ from ..errors import BadInputError
 __all__ = ['BeamSearchSampler', 'BeamSearchScorer', 'HybridBeamSearchSampler', 'SequenceSampler']
 
 #: the score of a beam that must not be chosen (GluonNLP's LARGE_NEGATIVE_FLOAT)
-_NEVER = -1e18
+NEVER = -1e18
 
 
 class BeamSearchScorer(HybridBlock):
@@ -93,15 +93,15 @@ def _beam_search(F, decoder, scorer, inputs, states, B, K, eos_id, max_length, V
     valid_length = F.ones((B, K), dtype='int32')
     scores = F.zeros((B, K))
     if K > 1:  # one start: the first step chooses among beam 0's extensions only
-        scores = F.concat(F.zeros((B, 1)), F.ones((B, K - 1)) * _NEVER, dim=1)
+        scores = F.concat(F.zeros((B, 1)), F.ones((B, K - 1)) * NEVER, dim=1)
     offsets = F.arange(0, B * K, K, dtype='int32').reshape((-1, 1))  # row of beam 0 of each sentence
     for step in range(1, max_length + 1):
         log_probs, states = decoder(step_input, states)
         vocab = V or log_probs.shape[1]
         live = alive.expand_dims(2).astype('float32')
         candidates = scorer(log_probs.reshape((B, K, vocab)), scores, F.ones((1,)) * step)
-        candidates = F.broadcast_mul(live, candidates) + F.broadcast_mul(1 - live, F.ones_like(candidates) * _NEVER)
-        carried = F.where(alive, F.ones_like(scores) * _NEVER, scores)  # finished beams, as they are
+        candidates = F.broadcast_mul(live, candidates) + F.broadcast_mul(1 - live, F.ones_like(candidates) * NEVER)
+        carried = F.where(alive, F.ones_like(scores) * NEVER, scores)  # finished beams, as they are
         scores, picks = F.topk(F.concat(candidates.reshape((B, -1)), carried, dim=1), axis=1, k=K, ret_typ='both')
         picks = picks.astype('int32')
         is_carried = picks >= K * vocab

@@ -207,19 +207,17 @@ def pose(args):
 
 
 def recognize(args):
-    """`gluonzoo recognize NAME VIDEO...`: top-k actions of each video, one centred test clip each."""
-    from ..registry import get_model
-    from .data.video_reader import VideoReader
-    from .inference import recognize as run
+    """`gluonzoo recognize NAME VIDEO...`: top-k actions of each video, its test clip as the record samples it."""
+    from ..registry import get_model, get_weights
+    from .inference import read_clip, recognize as run
     _task_of(args.name, 'action-recognition', 'recognize', 'recognizes actions in videos')
     if args.topk < 1:
         raise ValueError(f'--topk {args.topk} must be at least 1')
-    for path in args.videos:  # every file is checked before the model is built
-        with VideoReader(path) as vr:
-            len(vr)
+    pre = get_weights(args.name).preprocess
+    clips = [read_clip(p, pre) for p in args.videos]  # every file is read before the model is built
     net = get_model(args.name, pretrained=True)
     t0 = time.perf_counter()
-    results = run(net, args.videos, topk=args.topk)
+    results = run(net, clips, topk=args.topk)
     dt = time.perf_counter() - t0
     for path, top in zip(args.videos, results):
         print(path)

@@ -18,15 +18,21 @@ from .image import read_image
 from .transforms import from_preprocess
 
 
-def _transform(net, preprocess):
-    """(the eval transform, the preprocess dict) of `net.weights`, or of an explicit `preprocess` dict."""
-    w = getattr(net, 'weights', None)
+def _preprocess(net, preprocess):
+    """The preprocess dict of `net.weights`, or an explicit `preprocess` dict."""
     if preprocess is not None:
-        return from_preprocess(preprocess), dict(preprocess)
+        return dict(preprocess)
+    w = getattr(net, 'weights', None)
     if w is not None:
-        return w.transforms(), dict(w.preprocess)
+        return dict(w.preprocess)
     raise BadInputError(f'{type(net).__name__} carries no weights record to say how to preprocess images: pass '
                         "preprocess= (e.g. gz.get_weights('mobilenetv2_1.0').preprocess)")
+
+
+def _transform(net, preprocess):
+    """(the eval transform, the preprocess dict) of `net.weights`, or of an explicit `preprocess` dict."""
+    pre = _preprocess(net, preprocess)
+    return from_preprocess(pre), pre
 
 
 def _ctx(net):
@@ -48,10 +54,14 @@ def classify(net, images, topk=5, batch_size=8, preprocess=None, optimize=True):
         if optimize:
             _optimize(net, x)
         prob = mx.nd.softmax(net(x)).asnumpy()
-        for p in prob:
-            idx = np.argsort(-p)[:topk]
-            results.append([(labels[j] if labels else str(j), float(p[j])) for j in idx])
+        results += [_topk(p, topk, labels) for p in prob]
     return results
+
+
+def _topk(p, k, labels):
+    """[(label, probability)] of the k most likely classes of probabilities `p`."""
+    idx = np.argsort(-p)[:k]
+    return [(labels[j] if labels else str(j), float(p[j])) for j in idx]
 
 
 def detect(net, images, threshold=0.5, preprocess=None, optimize=True):
@@ -125,47 +135,45 @@ def _scorer(net, optimize):
     return net.predict if callable(getattr(net, 'predict', None)) else net
 
 
-def clip_indices(num_frames, preprocess, path='the video'):
-    """The frame indices one centred test clip of `preprocess` reads from a video of `num_frames` frames: `frames`
-    frames `step` apart from the middle (a clip model; SlowFast's slow frames follow its fast ones, every
-    fast/slow-th of them), or the middle frame of each of `segments` equal stretches (TSN's test)."""
-    if 'segments' in preprocess and 'frames' not in preprocess and 'slowfast' not in preprocess:
-        s = preprocess['segments']
-        if num_frames < s:
-            raise BadInputError(f'{path} has {num_frames} frames: fewer than the {s} segments the model takes')
-        return [int((k + 0.5) * num_frames / s) for k in range(s)]
-    fast, slow = preprocess.get('slowfast', (preprocess.get('frames', 1), None))
-    step = preprocess.get('step', 1)
-    span = (fast - 1) * step + 1
-    if num_frames < span:
-        raise BadInputError(f'{path} has {num_frames} frames: the model takes clips of {fast} frames {step} apart '
-                            f'({span} frames); use a longer video')
-    start = (num_frames - span) // 2
-    ids = [start + k * step for k in range(fast)]
-    return ids + ids[::fast // slow] if slow else ids
+def clip_indices(num_frames, preprocess):
+    """The frame ids of GluonCV's test clip of a video of `num_frames` frames, as the record's preprocess samples it
+    (vision.data.video's sample_offsets in 'test' mode): `segments` clips of `frames` frames `step` apart, each
+    from the middle of its stretch (TSN: one frame a segment); SlowFast's `slowfast` (fast, slow) frames of one
+    `frames`-long clip, the fast ones then the slow ones. Frames past a short video's end repeat, as GluonCV's."""
+    from .data.video import clip_frame_ids, sample_offsets, slowfast_frame_ids
+    frames, step = preprocess.get('frames', 1), preprocess.get('step', 1)
+    offsets, jitter = sample_offsets(num_frames, preprocess.get('segments', 1), frames, step, mode='test')
+    if 'slowfast' in preprocess:
+        fast, slow = preprocess['slowfast']
+        return slowfast_frame_ids(offsets, jitter, num_frames, frames, frames // fast, frames // slow)
+    return clip_frame_ids(offsets, jitter, num_frames, frames, step)
+
+
+def read_clip(path, preprocess, backend=None):
+    """The test clip (T, H, W, 3) uint8 RGB that `preprocess` samples from the video at `path` (clip_indices)."""
+    from .data.video_reader import VideoReader
+    with VideoReader(path, backend) as vr:
+        return vr.get_batch(clip_indices(len(vr), preprocess))
 
 
 def recognize(net, videos, topk=5, preprocess=None, backend=None):
-    """Top-k (label, probability) lists of each video file, one centred test clip each (clip_indices), every frame
-    through the record's eval transform (GluonCV's 256x340 resize and 224 centre crop); a clip model gets
-    (1, 3, T, H, W), a frame model (TSN) its segments' frames (S, 3, H, W), whose scores it averages."""
+    """Top-k (label, probability) lists of each video: a file (its test clip, read_clip) or a clip read_clip gave,
+    every frame through the record's eval transform (GluonCV's 256x340 resize and 224 centre crop); a clip model
+    gets (1, 3, T, H, W), a frame model (TSN) its segments' frames (S, 3, H, W), whose scores it averages."""
     import mxnet as mx
-    from .data.video_reader import VideoReader
-    from .tasks import CLIP_KEYS
-    _, pre = _transform(net, preprocess)
-    transform = from_preprocess({k: v for k, v in pre.items() if k not in CLIP_KEYS})
+    from .tasks import frame_preprocess
+    pre = _preprocess(net, preprocess)
+    transform = from_preprocess(frame_preprocess(pre))
     labels = getattr(net, 'classes', None)
     ctx = _ctx(net)
     results = []
-    for path in videos:
-        with VideoReader(path, backend) as vr:
-            frames = vr.get_batch(clip_indices(len(vr), pre, path))
+    for video in videos:
+        frames = video if isinstance(video, np.ndarray) else read_clip(video, pre, backend)
         x = np.stack([transform(f) for f in frames])  # (T, 3, H, W)
         if 'frames' in pre or 'slowfast' in pre:
             x = x.transpose(1, 0, 2, 3)[None]  # one clip (1, 3, T, H, W)
         # a frame model built for one segment (GluonCV's default) scores each frame: the video's score is their mean,
         # what num_segments=S would average inside the net
         p = mx.nd.softmax(net(mx.nd.array(x, ctx=ctx)).mean(axis=0, keepdims=True)).asnumpy()[0]
-        idx = np.argsort(-p)[:topk]
-        results.append([(labels[j] if labels else str(j), float(p[j])) for j in idx])
+        results.append(_topk(p, topk, labels))
     return results

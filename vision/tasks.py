@@ -13,9 +13,8 @@ the C++/Java services alike):
 An action-recognition record adds how a clip is sampled from a video (GluonCV's names in brackets):
     frames   frames a clip has (new_length)      step     frames between them (new_step)
     segments clips spread over the video that the net averages (num_segments; TSN's frames are (N*segments, 3, H, W))
-    slowfast (fast, slow): SlowFast's frames a pathway, concatenated along T (fast_temporal_stride ... GluonCV's
-             slowfast=True clip of fast + slow frames)
-    crops / clips  GluonCV's published test: 1 or 3 or 10 crops, 1 or 10 clips a video (num_crop, num_clips)
+    slowfast (fast, slow): SlowFast's frames a pathway, the fast ones then the slow ones along T (GluonCV's
+             slowfast=True clips)
 """
 from ..tasks import Command, Task, number, numbers, one_of, positive_int, register_command, register_task, size
 
@@ -30,8 +29,7 @@ IMAGE_PREPROCESS = {
 
 
 VIDEO_PREPROCESS = dict(IMAGE_PREPROCESS, frames=positive_int('frames'), step=positive_int('step'),
-                        segments=positive_int('segments'), slowfast=size('slowfast'), crops=positive_int('crops'),
-                        clips=positive_int('clips'))
+                        segments=positive_int('segments'), slowfast=size('slowfast'))
 
 
 def channels(preprocess):
@@ -203,14 +201,15 @@ register_task(Task('pose-estimation', 'vision', IMAGE_PREPROCESS, _image_inputs,
                    transforms=_transforms, check_record=_check_image_record, command='pose'))
 
 
-#: the preprocess keys that say how a clip is sampled, not how a frame is transformed
-CLIP_KEYS = ('frames', 'step', 'segments', 'slowfast', 'crops', 'clips')
+def frame_preprocess(preprocess):
+    """What of a video record's preprocess transforms each frame (resize, crop, mean/std, ...): all but how the clip
+    is sampled (frames, step, segments, ...)."""
+    return {k: v for k, v in preprocess.items() if k in IMAGE_PREPROCESS}
 
 
 def _frame_transforms(w):
-    """A video record's eval transform of one frame: its image keys (resize, crop, mean/std, ...)."""
     from .transforms import from_preprocess
-    return from_preprocess({k: v for k, v in w.preprocess.items() if k not in CLIP_KEYS})
+    return from_preprocess(frame_preprocess(w.preprocess))
 
 
 def _check_video_record(w):

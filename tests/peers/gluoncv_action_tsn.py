@@ -3,9 +3,9 @@ resnetv1b), offline.
 
 GluonCV's TSN builders only work over a downloaded ImageNet base: the ResNet ones pass no `pretrained_base` on (they
 always download), and every one calls `collect_params().reset_ctx(ctx)`, which fails on the uninitialized base that
-`pretrained_base=False` leaves. `offline()` hands those modules their own base builders, built without the download
-and initialized with gluoncv_models.py's Xavier draw (a test loads its own file over them where it needs values), so
-the same GluonCV classes and builders run here. Other peer scripts call it before building.
+`pretrained_base=False` leaves. gluoncv_models.py, when imported, hands those modules their own base builders, built
+without the download and initialized with its Xavier draw (a test loads its own file over them where it needs
+values), so the same GluonCV classes and builders run here and in every peer script that imports it.
 
 Jobs (this script): {name, shape, kwargs, file}: gluoncv_models.py's job (parameters, seeded input, output y), plus
 `f`, GluonCV's segmental-consensus features (its net with the output layer bypassed) to OUT/<file>.npz; {count:
@@ -20,25 +20,6 @@ import sys
 
 import mxnet as mx
 import numpy as np
-
-
-def offline():
-    from gluoncv.model_zoo.action_recognition import (actionrec_inceptionv1, actionrec_inceptionv3,
-                                                      actionrec_resnetv1b, actionrec_vgg16)
-
-    def no_download(build):
-        def base(pretrained=False, **kwargs):
-            net = build(pretrained=False, **kwargs)
-            net.initialize(mx.init.Xavier(magnitude=2.0))
-            return net
-        base.offline = True
-        return base
-    for module, names in ((actionrec_vgg16, ['vgg16']), (actionrec_inceptionv1, ['googlenet']),
-                          (actionrec_inceptionv3, ['inception_v3']),
-                          (actionrec_resnetv1b, [f'resnet{d}_v1b' for d in (18, 34, 50, 101, 152)])):
-        for name in names:
-            if not getattr(getattr(module, name), 'offline', False):  # once a process
-                setattr(module, name, no_download(getattr(module, name)))
 
 
 def _features(net, x):
@@ -68,9 +49,8 @@ def _kinetics_start(out, depth, nclass):
 
 
 def main(out, jobs):
-    offline()
     from gluoncv import model_zoo
-    import gluoncv_models
+    import gluoncv_models  # importing it makes GluonCV's TSN bases build offline
     counts = {}
     for job in jobs:
         if 'kinetics_start' in job:

@@ -9,11 +9,30 @@ import mxnet as mx
 import numpy as np
 from gluoncv import model_zoo
 
-import gluoncv_action_tsn
+
+def _offline_tsn_bases():
+    """GluonCV's TSN builders (actionrec_*) always download their ImageNet body: build it random instead, for every
+    script that imports this one (the peers' model jobs, the INT8 video graphs' bases)."""
+    from gluoncv.model_zoo.action_recognition import (actionrec_inceptionv1, actionrec_inceptionv3,
+                                                      actionrec_resnetv1b, actionrec_vgg16)
+
+    def no_download(build):
+        def base(pretrained=False, **kwargs):
+            net = build(pretrained=False, **kwargs)
+            net.initialize(mx.init.Xavier(magnitude=2.0))
+            return net
+        return base
+    for module, names in ((actionrec_vgg16, ['vgg16']), (actionrec_inceptionv1, ['googlenet']),
+                          (actionrec_inceptionv3, ['inception_v3']),
+                          (actionrec_resnetv1b, [f'resnet{d}_v1b' for d in (18, 34, 50, 101, 152)])):
+        for name in names:
+            setattr(module, name, no_download(getattr(module, name)))
+
+
+_offline_tsn_bases()
 
 
 def main(out, jobs):
-    gluoncv_action_tsn.offline()  # GluonCV's TSN builders work only over a downloaded ImageNet base
     for job in jobs:
         name, shape = job['name'], tuple(job['shape'])
         mx.random.seed(0)

@@ -146,13 +146,6 @@ def test_classes_is_nclass():
         gz.get_model('i3d_resnet50_v1_kinetics400', pretrained_base=False, nclass=5, classes=9)
 
 
-@pytest.fixture
-def offline(tmp_path, monkeypatch):
-    monkeypatch.setenv('GLUONZOO_OFFLINE', '1')
-    monkeypatch.setenv('GLUONZOO_HOME', str(tmp_path))
-    monkeypatch.delenv('GLUONZOO_PATH', raising=False)
-
-
 @pytest.mark.parametrize('name,options,missing', [
     ('i3d_resnet50_v1_sthsthv2', {}, 'resnet50_v1b-'),
     ('i3d_inceptionv3_kinetics400', {}, 'inceptionv3-'),

@@ -66,13 +66,6 @@ def test_kinetics_start_is_gluoncvs(peer):
     assert mine['output.weight'].shape == (5, 512) and net.output.weight._data is not None  # a fresh head
 
 
-@pytest.fixture
-def offline(tmp_path, monkeypatch):
-    monkeypatch.setenv('GLUONZOO_OFFLINE', '1')
-    monkeypatch.setenv('GLUONZOO_HOME', str(tmp_path))
-    monkeypatch.delenv('GLUONZOO_PATH', raising=False)
-
-
 @pytest.mark.parametrize('name,options,missing', [
     ('vgg16_ucf101', {}, 'vgg16-'),
     ('inceptionv1_kinetics400', {}, 'googlenet-'),

@@ -33,12 +33,9 @@ def videos(tmp_path_factory):
 def test_clip_indices_follow_the_record():
     assert clip_indices(100, {"frames": 4, "step": 2}) == [46, 48, 50, 52]  # centred: 7 frames spanned
     assert clip_indices(10, {'segments': 3}) == [1, 5, 8]  # the middle frame of each third (TSN's test)
-    fast = clip_indices(64, {'slowfast': (8, 2), 'step': 2})
-    assert fast[:8] == list(range(24, 39, 2)) and fast[8:] == fast[:8:4]  # slow: every 4th fast frame, after them
-    with pytest.raises(BadInputError, match=r'v.avi has 6 frames: the model takes clips of 4 frames 2 apart'):
-        clip_indices(6, {'frames': 4, 'step': 2}, 'v.avi')
-    with pytest.raises(BadInputError, match='fewer than the 3 segments'):
-        clip_indices(2, {'segments': 3})
+    # SlowFast 8x2 over a 16-frame clip: every 2nd frame to the fast pathway, every 8th to the slow one, after them
+    assert clip_indices(64, {'frames': 16, 'slowfast': (8, 2)}) == list(range(25, 40, 2)) + [31, 39]
+    assert clip_indices(6, {'frames': 4, 'step': 2}) == [0, 2, 4, 4]  # a short video's last frame repeats (GluonCV)
 
 
 def test_recognize_scores_the_frames_gluoncvs_eval_transform_gives(videos):

@@ -4,13 +4,13 @@ opposite motions cover the same frames (a path played backwards is a path of the
 folder while it matches its checksum; bad specs are one clear error."""
 import dataclasses
 
-import cv2
 import numpy as np
 import pytest
 
 from gluonzoo.errors import BadInputError
 from gluonzoo.vision.data.motions import MOTIONS, MotionSpec, _path, make_motions, motions_folder, render_motion
 from gluonzoo.vision.data.scenes import TRAIN_PHOTOS, _load_objects, _load_photos, folder_checksum
+from gluonzoo.vision.data.video_reader import read_video
 
 TINY = MotionSpec(train=16, val=8, test=8, size=32, frames=6)
 
@@ -22,15 +22,7 @@ def motions(tmp_path_factory):
 
 
 def _decode(path):
-    cap = cv2.VideoCapture(str(path))
-    frames = []
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        frames.append(cv2.cvtColor(frame, cv2.COLOR_BGR2RGB))
-    cap.release()
-    return np.stack(frames)
+    return read_video(path, backend='opencv')  # OpenCV's reader: another decoder than the one that wrote them
 
 
 def test_same_spec_same_bytes_and_clips_depend_on_their_index_only(motions, tmp_path):

@@ -10,7 +10,31 @@ from ...train.data import epoch_indices
 from ..transforms import functional as T
 
 
-class ArrayData:
+class Batches:
+    """What the in-memory training data share (ArrayData, vision.train.action.ClipData): `labels`, the engine's
+    batches of an epoch (batch b draws from RandomState([seed, epoch, b, 1 + rank]), passed to `_prepare` when
+    `augment` is one of the `drawing` values) and the eval batches in order. A subclass writes `_prepare(idx, rng)`.
+    """
+    drawing = ()
+
+    def __len__(self):
+        return len(self.labels)
+
+    def num_batches(self, batch_size, workers=1):
+        return len(self) // (batch_size * workers)  # the last partial batch is dropped: every step has one size
+
+    def batches(self, epoch, batch_size, seed, rank=0, workers=1, start=0):
+        """(batch index, rng, x float32, y int64) of one epoch from batch `start`; worker `rank` of `workers`."""
+        for b, idx in epoch_indices(len(self), epoch, batch_size, seed, rank, workers, start):
+            rng = np.random.RandomState([seed, epoch, b, 1 + rank])
+            yield b, rng, self._prepare(idx, rng if self.augment in self.drawing else None), self.labels[idx]
+
+    def eval_batches(self, batch_size):
+        for at in range(0, len(self), batch_size):
+            yield self._prepare(np.arange(at, min(at + batch_size, len(self))), None), self.labels[at:at + batch_size]
+
+
+class ArrayData(Batches):
     """uint8 images (N, H, W) or (N, C, H, W) and int labels; yields normalized float32 NCHW batches.
 
     `size` zero-pads every image to size x size, centered (28x28 Fashion-MNIST to the 32x32 a CIFAR net expects).
@@ -23,6 +47,8 @@ class ArrayData:
     ((2, 1, 4, 4), [-1.0, 1.0, 1.0, -1.0], [0, 1])
     """
 
+    drawing = ('crop', 'crop_flip')
+
     def __init__(self, images, labels, mean, std, size=None, augment='none', pad=2):
         if images.ndim == 3:
             images = images[:, None]
@@ -30,12 +56,6 @@ class ArrayData:
         self.mean, self.std = tuple(mean), tuple(std)
         self.size = size or images.shape[-1]
         self.augment, self.pad = augment, pad
-
-    def __len__(self):
-        return len(self.labels)
-
-    def num_batches(self, batch_size, workers=1):
-        return len(self) // (batch_size * workers)  # the last partial batch is dropped: every step has one size
 
     def _prepare(self, idx, rng):
         n, c = len(idx), self.images.shape[1]
@@ -52,13 +72,3 @@ class ArrayData:
                 img = T.hflip(img) if flip[k] and self.augment == 'crop_flip' else img
             out[k] = T.normalize(img, self.mean, self.std)
         return out
-
-    def batches(self, epoch, batch_size, seed, rank=0, workers=1, start=0):
-        """(batch index, rng, x float32, y int64) of one epoch from batch `start`; worker `rank` of `workers`."""
-        for b, idx in epoch_indices(len(self), epoch, batch_size, seed, rank, workers, start):
-            rng = np.random.RandomState([seed, epoch, b, 1 + rank])
-            yield b, rng, self._prepare(idx, rng if self.augment in ('crop', 'crop_flip') else None), self.labels[idx]
-
-    def eval_batches(self, batch_size):
-        for at in range(0, len(self), batch_size):
-            yield self._prepare(np.arange(at, min(at + batch_size, len(self))), None), self.labels[at:at + batch_size]

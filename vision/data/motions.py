@@ -134,12 +134,12 @@ def render_motion(rng, photos, glyphs, motion, spec):
 
 
 def write_video(path, frames, fps):
-    """Write RGB `frames` (T, H, W, 3) as Motion-JPEG AVI with OpenCV's own encoder (the same bytes on every
-    machine with the same OpenCV); a temp name renamed into place, so no half-written file is left."""
+    """Write RGB `frames` (T, H, W, 3) as Motion-JPEG AVI with OpenCV's own encoder (the same bytes on every machine
+    with the same OpenCV). make_motions writes into a new folder that scenes.cached_folder renames into place whole,
+    so no half-written file is ever seen."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = path + '.part.avi'
     h, w = frames.shape[1:3]
-    writer = cv2.VideoWriter(tmp, cv2.CAP_OPENCV_MJPEG, cv2.VideoWriter_fourcc(*'MJPG'), fps, (w, h))
+    writer = cv2.VideoWriter(path, cv2.CAP_OPENCV_MJPEG, cv2.VideoWriter_fourcc(*'MJPG'), fps, (w, h))
     if not writer.isOpened():
         raise BadInputError(f'OpenCV cannot write Motion-JPEG AVI to {path}: its MJPEG writer is missing from this '
                             'OpenCV build')
@@ -149,7 +149,6 @@ def write_video(path, frames, fps):
             writer.write(cv2.cvtColor(frame, cv2.COLOR_RGB2BGR))
     finally:
         writer.release()
-    os.replace(tmp, path)
 
 
 def make_motions(root, spec=MotionSpec(), progress=None):

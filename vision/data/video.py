@@ -27,6 +27,7 @@ from mxnet.gluon.data import Dataset
 
 from .. import meta
 from ...errors import BadInputError
+from ..image import read_image
 from ..transforms import functional as F
 from .video_reader import VideoError, VideoNotFoundError, VideoReader
 
@@ -258,13 +259,14 @@ class VideoClsCustom(Dataset):
         done = {}
         for i in set(ids):
             path = os.path.join(directory, self.name_pattern % (i + 1))
-            bgr = cv2.imread(path)
-            if bgr is None:
+            try:
+                rgb = read_image(path)
+            except BadInputError:
                 if not os.path.exists(path):
                     raise VideoNotFoundError(f'{path}: frame {i + 1} of {directory} is not there (its list line '
-                                             'may claim more frames than the folder holds)')
-                raise VideoError(f'{path}: frame {i + 1} of {directory} is not an image OpenCV can decode')
-            done[i] = self._resize(bgr)[:, :, ::-1]
+                                             'may claim more frames than the folder holds)') from None
+                raise VideoError(f'{path}: frame {i + 1} of {directory} is not an image OpenCV can decode') from None
+            done[i] = self._resize(rgb)
         return [done[i] for i in ids]
 
     def _stack(self, frames, directory):

@@ -14,17 +14,20 @@ The draws of batch b come from RandomState([seed, epoch, b, 1 + rank]), so a run
 resumes exactly. The task is ImageClassification's (vision/train/classification.py) over ClipData, the net built
 for the data's classes.
 """
+import os
+
 import numpy as np
 
 from ...errors import BadInputError
-from ...train.data import epoch_indices
+from ..data.arrays import Batches
+from ..data.video import clip_frame_ids, sample_offsets
 from ..meta import IMAGENET_MEAN, IMAGENET_STD
 from .classification import ImageClassification, refuse_classification_options
 
 TASK = 'action-recognition'
 
 
-class ClipData:
+class ClipData(Batches):
     """uint8 clips (N, T, H, W, 3) RGB and int labels; yields normalized float32 batches for a clip model
     (N, 3, T, crop, crop) or, with `segments`, for a frame model (N * segments, 3, crop, crop).
 
@@ -52,19 +55,15 @@ class ClipData:
         self.mean = np.asarray(mean, np.float32).reshape(3, 1, 1, 1) * 255
         self.std = np.asarray(std, np.float32).reshape(3, 1, 1, 1) * 255
 
-    def __len__(self):
-        return len(self.labels)
-
-    def num_batches(self, batch_size, workers=1):
-        return len(self) // (batch_size * workers)
+    drawing = ('crop',)
 
     def _frames(self, t, rng):
-        """The frame indices of one video: all of them, or one from each of `segments` equal stretches."""
+        """The frame indices of one video: all of them, or TSN's one frame from each of `segments` stretches (GluonCV's
+        sampling, vision.data.video: a random one in training, the middle one otherwise, as recognize() takes)."""
         if self.segments is None:
             return np.arange(t)
-        edges = np.linspace(0, t, self.segments + 1)
-        lo, hi = edges[:-1].astype(int), np.maximum(edges[1:].astype(int), edges[:-1].astype(int) + 1)
-        return rng.randint(lo, hi) if rng is not None else (lo + hi - 1) // 2
+        offsets, jitter = sample_offsets(t, self.segments, mode='train' if rng is not None else 'test', rng=rng)
+        return clip_frame_ids(offsets, jitter, t)
 
     def _prepare(self, idx, rng):
         _, t, h, w, _ = self.clips.shape
@@ -79,16 +78,6 @@ class ClipData:
         if self.segments is not None:  # TSN's frames, video after video: (N * S, 3, c, c)
             x = x.transpose(0, 2, 1, 3, 4).reshape(-1, 3, c, c)
         return np.ascontiguousarray(x)
-
-    def batches(self, epoch, batch_size, seed, rank=0, workers=1, start=0):
-        """(batch index, rng, x float32, y int64) of one epoch from batch `start`; worker `rank` of `workers`."""
-        for b, idx in epoch_indices(len(self), epoch, batch_size, seed, rank, workers, start):
-            rng = np.random.RandomState([seed, epoch, b, 1 + rank])
-            yield b, rng, self._prepare(idx, rng if self.augment == 'crop' else None), self.labels[idx]
-
-    def eval_batches(self, batch_size):
-        for at in range(0, len(self), batch_size):
-            yield self._prepare(np.arange(at, min(at + batch_size, len(self))), None), self.labels[at:at + batch_size]
 
 
 class ActionRecognition(ImageClassification):
@@ -105,27 +94,28 @@ def is_frame_model(name):
     return len(get_entry(name).test_input) == 4
 
 
-def decode_list(root, list_file, backend=None):
-    """(clips uint8 (N, T, H, W, 3), labels) of every video a UCF101-style list names (paths relative to `root`),
-    all read through gluonzoo's video reader; every clip must have the list's frame count and one frame size."""
-    import os
+def decode_list(root, list_files, limit=None, backend=None):
+    """(clips uint8 (N, T, H, W, 3), labels) of the videos UCF101-style lists name (paths relative to `root`), the
+    first `limit` of them when given (cut before anything is decoded), read through gluonzoo's video reader; every
+    clip must have its list's frame count and one frame size."""
     from ..data.video import read_list
     from ..data.video_reader import VideoError, read_video
-    clips, labels, shape = [], [], None
-    for rel, frames, label in read_list(os.path.join(root, list_file)):
+    items = [(f, *item) for f in list_files for item in read_list(os.path.join(root, f))][:limit or None]
+    if not items:
+        raise BadInputError(f'{", ".join(os.path.join(root, f) for f in list_files)} name no videos')
+    clips, labels = None, np.empty(len(items), np.int64)
+    for n, (list_file, rel, frames, label) in enumerate(items):
         path = os.path.join(root, rel)
         clip = read_video(path, backend=backend)
         if frames is not None and len(clip) != frames:
             raise VideoError(f'{path}: {len(clip)} frames, the list {list_file} says {frames}')
-        if shape is not None and clip.shape != shape:
-            raise VideoError(f'{path}: frames {clip.shape}, the list\'s first video {shape}: the clips of a list '
-                             'must have one length and frame size (re-encode or cut them)')
-        shape = clip.shape
-        clips.append(clip)
-        labels.append(label)
-    if not clips:
-        raise BadInputError(f'{os.path.join(root, list_file)} names no videos')
-    return np.stack(clips), np.asarray(labels, np.int64)
+        if clips is None:
+            clips = np.empty((len(items),) + clip.shape, np.uint8)
+        elif clip.shape != clips.shape[1:]:
+            raise VideoError(f'{path}: frames {clip.shape}, the list\'s first video {clips.shape[1:]}: the clips of a '
+                             'list must have one length and frame size (re-encode or cut them)')
+        clips[n], labels[n] = clip, label
+    return clips, labels
 
 
 def action_task(cfg, name, source, root, train_lists, eval_list, classes, checksum):
@@ -134,13 +124,8 @@ def action_task(cfg, name, source, root, train_lists, eval_list, classes, checks
     (default: the frames' short side)."""
     # never a flip: mirrored videos turn moving left into moving right
     refuse_classification_options(cfg, 'action-recognition training', augments=('none', 'crop'))
-    parts = [decode_list(root, f) for f in train_lists]
-    xtr, ytr = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-    xte, yte = decode_list(root, eval_list)
-    if cfg.train_limit:
-        xtr, ytr = xtr[:cfg.train_limit], ytr[:cfg.train_limit]
-    if cfg.val_limit:
-        xte, yte = xte[:cfg.val_limit], yte[:cfg.val_limit]
+    xtr, ytr = decode_list(root, train_lists, cfg.train_limit)
+    xte, yte = decode_list(root, [eval_list], cfg.val_limit)
     segments = cfg.model_kwargs.get('num_segments', 1) if is_frame_model(cfg.model) else None
     crop = cfg.data_shape or min(xtr.shape[2:4])
     augment = cfg.augment

@@ -1,13 +1,17 @@
-"""What GluonCV's action-recognition checkpoints share: the datasets their names end in, GluonCV's sha1s and published
-top-1 (data, read from its model_store.py and model-zoo tables), and the one factory of their weights records.
+"""What GluonCV's action-recognition families share: the datasets their names end in, GluonCV's sha1s and published
+top-1 (data, read from its model_store.py and model-zoo tables), the one factory of their weights records, the
+class count and views checks, the Kinetics start, the feature head, and the 3D convs and BatchNorm their blocks use.
 
 A name ends in its dataset (`i3d_resnet50_v1_kinetics400`); `_custom` builders have no checkpoint of their own
 (GluonCV builds them on a Kinetics-400 one, for the user's classes).
 """
+import warnings
+
 from mxnet.gluon import nn
 
 from ....errors import BadInputError
 from ....weights import GLUONCV_REPO, Source, Weights
+from ...layers import norm_factory
 from ...meta import ACTION_CLASSES, VIDEO
 
 #: GluonCV 0.10.5 model_store.py sha1 of each action-recognition checkpoint (None: GluonCV publishes none)
@@ -180,6 +184,35 @@ def copy_all_but_head(net, source, head):
             raise BadInputError(f'{type(source).__name__} has no parameter {name} of shape {p.shape}: not the '
                                 f'architecture of this {type(net).__name__}')
         p._load_init(theirs[name].data(), theirs[name].list_ctx()[0])
+
+
+class FeatureHead:
+    """Mixed into the action nets: with `feat_ext` their head stays (checkpoints load strictly) but out of the
+    graph, so Gluon's "parameter not used by any computation" warning at hybridization is expected and silenced."""
+    feat_ext = False
+
+    def _build_cache(self, *args):
+        with warnings.catch_warnings():
+            if self.feat_ext:
+                warnings.filterwarnings('ignore', r'Parameter .* is not used by any computation')
+            super()._build_cache(*args)
+
+
+def make_norm(norm_layer, norm_kwargs, channels, **kwargs):
+    """A norm layer over `channels` from GluonCV's `norm_layer` / `norm_kwargs` pair (vision.layers.norm_factory)."""
+    return norm_factory(norm_layer, norm_kwargs)(in_channels=channels, **kwargs)
+
+
+def conv1x3x3(in_planes, out_planes, spatial_stride=1, temporal_stride=1, dilation=1):
+    """A 1x3x3 (spatial) convolution without bias, padded in H and W (GluonCV's helper of the 3D ResNets)."""
+    return nn.Conv3D(out_planes, (1, 3, 3), (temporal_stride, spatial_stride, spatial_stride),
+                     (0, dilation, dilation), dilation, use_bias=False, in_channels=in_planes)
+
+
+def conv3x1x1(in_planes, out_planes, spatial_stride=1, temporal_stride=1, dilation=1):
+    """A 3x1x1 (temporal) convolution without bias, padded in time."""
+    return nn.Conv3D(out_planes, (3, 1, 1), (temporal_stride, spatial_stride, spatial_stride), (dilation, 0, 0),
+                     dilation, use_bias=False, in_channels=in_planes)
 
 
 class BatchNorm(nn.BatchNorm):

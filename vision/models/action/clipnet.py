@@ -10,7 +10,7 @@ from mxnet.gluon import nn
 
 from ....errors import BadInputError, InputCountError
 from ....heads import reset_head
-from .base import check_views
+from .base import FeatureHead, check_views
 
 
 def pooled(size, kernel, stride, pad=0):
@@ -22,7 +22,7 @@ def pooled(size, kernel, stride, pad=0):
     return (size + 2 * pad - kernel) // stride + 1
 
 
-class ClipNet(nn.HybridBlock):
+class ClipNet(FeatureHead, nn.HybridBlock):
     """A clip recognizer: `forward` checks the clips (N * num_segments * num_crop, 3, T, H, W) before the graph runs
     (`clip_problem` adds what a family needs of T, H, W), `consensus` averages a video's clip features, `reset_class`
     swaps the head `head_name` for other classes (gluonzoo.heads). Subclasses set `feat_dim`."""

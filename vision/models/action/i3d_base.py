@@ -16,7 +16,7 @@ from mxnet.gluon.block import HybridBlock
 
 from ....errors import BadInputError
 from ....heads import reset_head
-from .base import check_views, copy_all_but_head
+from .base import FeatureHead, check_views, copy_all_but_head
 from .non_local import NonLocal
 
 
@@ -34,7 +34,7 @@ def _params_under(block, kind):
     return found
 
 
-class I3DNet(HybridBlock):
+class I3DNet(FeatureHead, HybridBlock):
     """Base of the I3D nets: (N * num_segments * num_crop, 3, T, H, W) clips -> (N, nclass) scores, the features of
     a clip's views averaged (GluonCV's consensus), or the averaged features (N, feat_dim) with `feat_ext`. A
     subclass builds `head` (Dropout, then the Dense that `head_attr` also names) and sets feat_dim."""

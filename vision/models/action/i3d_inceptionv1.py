@@ -12,10 +12,9 @@ Layout: blocks -> model -> weights record -> registered builder.
 """
 from mxnet.gluon import nn
 from mxnet.gluon.contrib.nn import HybridConcurrent
-from .base import BatchNorm
 
 from ....registry import register_model
-from .base import resolve_nclass
+from .base import BatchNorm, resolve_nclass
 from .i3d_base import I3DNet, pretrained_2d
 from .i3d_resnet import i3d_weights
 

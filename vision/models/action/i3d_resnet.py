@@ -18,30 +18,15 @@ Layout: blocks -> model -> weights records -> registered builders.
 """
 from mxnet.gluon import nn
 from mxnet.gluon.block import HybridBlock
-from .base import BatchNorm
 
 from ....errors import BadInputError
 from ....registry import get_model, register_model
-from .base import GLUONCV_TABLE, action_weights
-from .base import resolve_nclass
+from .base import GLUONCV_TABLE, BatchNorm, action_weights, resolve_nclass
 from .i3d_base import I3DNet, pretrained_2d
 from .non_local import build_nonlocal_block
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
-def conv3x3x3(in_planes, out_planes, spatial_stride=1, temporal_stride=1, dilation=1):
-    """GluonCV's 3x3x3 conv helper (no padding, as its own)."""
-    return nn.Conv3D(in_channels=in_planes, channels=out_planes, kernel_size=3, use_bias=False,
-                     strides=(temporal_stride, spatial_stride, spatial_stride), dilation=dilation)
-
-
-def conv1x3x3(in_planes, out_planes, spatial_stride=1, temporal_stride=1, dilation=1):
-    """GluonCV's 1x3x3 conv helper, padded in space."""
-    return nn.Conv3D(in_channels=in_planes, channels=out_planes, kernel_size=(1, 3, 3), use_bias=False,
-                     strides=(temporal_stride, spatial_stride, spatial_stride), padding=(0, dilation, dilation),
-                     dilation=dilation)
-
-
 def _convs(inplanes, planes, stride, temporal_stride, dilation, if_inflate, inflate_style):
     """A block's first two convs: 1x1 and 1x3x3, with the 1x1 inflated to 3x1x1 or the 3x3 to 3x3x3."""
     first = dict(in_channels=inplanes, channels=planes, kernel_size=1, use_bias=False)

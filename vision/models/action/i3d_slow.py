@@ -12,12 +12,11 @@ change nothing.
 Layout: blocks -> model -> weights record -> registered builder.
 """
 from mxnet.gluon import nn
-from .base import BatchNorm
 
 from ....errors import BadInputError
 from ....registry import register_model
+from .base import BatchNorm, resolve_nclass
 from . import i3d_resnet
-from .base import resolve_nclass
 from .i3d_base import I3DNet
 from .i3d_resnet import i3d_weights, resnet_stem
 

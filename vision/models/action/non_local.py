@@ -12,9 +12,9 @@ under each name, as GluonCV's files hold it.
 from mxnet import init
 from mxnet.gluon import nn
 from mxnet.gluon.block import HybridBlock
-from .base import BatchNorm
 
 from ....errors import BadInputError
+from .base import BatchNorm
 
 #: GluonCV's three designs; its forward computes the embedded Gaussian only (the others raise there)
 NONLOCAL_TYPES = ('gaussian', 'dot', 'concat')

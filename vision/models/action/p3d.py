@@ -9,29 +9,12 @@ model -> weights records -> registered builders; structural names are GluonCV's 
 """
 from mxnet import init
 from mxnet.gluon import nn
-from .base import BatchNorm
 
 from ....registry import register_model
-from .base import action_weights, resolve_nclass
+from .base import BatchNorm, action_weights, conv1x3x3, conv3x1x1, make_norm, resolve_nclass
 from .clipnet import ClipNet, pooled
 
 DESIGNS = ('A', 'B', 'C')
-
-
-def _bn(norm_layer, norm_kwargs, channels):
-    return norm_layer(in_channels=channels, **(norm_kwargs or {}))
-
-
-def conv1x3x3(in_planes, out_planes, spatial_stride=1, temporal_stride=1, dilation=1):
-    """A 1x3x3 (spatial) convolution without bias, padded in H and W."""
-    return nn.Conv3D(out_planes, (1, 3, 3), (temporal_stride, spatial_stride, spatial_stride),
-                     (0, dilation, dilation), dilation, use_bias=False, in_channels=in_planes)
-
-
-def conv3x1x1(in_planes, out_planes, spatial_stride=1, temporal_stride=1, dilation=1):
-    """A 3x1x1 (temporal) convolution without bias, padded in time."""
-    return nn.Conv3D(out_planes, (3, 1, 1), (temporal_stride, spatial_stride, spatial_stride), (dilation, 0, 0),
-                     dilation, use_bias=False, in_channels=in_planes)
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -62,20 +45,20 @@ class Bottleneck(nn.HybridBlock):
             if self.is_3d:
                 strides = 1 if self.num_layers == 0 else ((1, 2, 2) if downsample is not None else spatial_stride)
                 self.conv1 = nn.Conv3D(planes, 1, strides, use_bias=False, in_channels=inplanes)
-                self.bn1 = _bn(*norm, planes)
+                self.bn1 = make_norm(*norm, planes)
                 self.conv2 = conv1x3x3(planes, planes)
-                self.bn2 = _bn(*norm, planes)
+                self.bn2 = make_norm(*norm, planes)
                 self.conv_temporal = conv3x1x1(planes, planes)
-                self.bn_temporal = _bn(*norm, planes)
+                self.bn_temporal = make_norm(*norm, planes)
                 self.conv3 = nn.Conv3D(planes * self.expansion, 1, use_bias=False, in_channels=planes)
             else:
                 strides = 2 if self.num_layers == depth_3d else 1
                 self.conv1 = nn.Conv2D(planes, 1, strides, use_bias=False, in_channels=inplanes)
-                self.bn1 = _bn(*norm, planes)
+                self.bn1 = make_norm(*norm, planes)
                 self.conv2 = nn.Conv2D(planes, 3, 1, 1, use_bias=False, in_channels=planes)
-                self.bn2 = _bn(*norm, planes)
+                self.bn2 = make_norm(*norm, planes)
                 self.conv3 = nn.Conv2D(planes * self.expansion, 1, use_bias=False, in_channels=planes)
-            self.bn3 = _bn(*norm, planes * self.expansion)
+            self.bn3 = make_norm(*norm, planes * self.expansion)
             self.relu = nn.Activation('relu')
 
     def _spatial(self, x):
@@ -128,7 +111,7 @@ class P3D(ClipNet):
         norm = (norm_layer, norm_kwargs)
         with self.name_scope():
             self.conv1 = nn.Conv3D(64, (1, 7, 7), (1, 2, 2), (0, 3, 3), use_bias=False, in_channels=3)
-            self.bn1 = _bn(*norm, 64)
+            self.bn1 = make_norm(*norm, 64)
             self.relu = nn.Activation('relu')
             self.pool = nn.MaxPool3D((2, 3, 3), 2, (0, 1, 1))
             self.pool2 = nn.MaxPool3D((2, 1, 1), (2, 1, 1))
@@ -142,7 +125,7 @@ class P3D(ClipNet):
                         if count < self.depth_3d else nn.Conv2D(planes * 4, 1, stride, use_bias=False,
                                                                 in_channels=inplanes)
                     with downsample.name_scope():
-                        downsample.add(conv, _bn(*norm, planes * 4))
+                        downsample.add(conv, make_norm(*norm, planes * 4))
                 stage = nn.HybridSequential(prefix=f'layer{i + 1}_')
                 with stage.name_scope():
                     for j in range(layers[i]):

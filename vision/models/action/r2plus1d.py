@@ -9,21 +9,10 @@ GluonCV's (`layer1.0.conv1.conv2`, `layer2.0.downsample.0`, `fc`).
 """
 from mxnet import init
 from mxnet.gluon import nn
-from .base import BatchNorm
 
 from ....registry import register_model
-from .base import action_weights, resolve_nclass
+from .base import BatchNorm, action_weights, conv3x1x1, make_norm, resolve_nclass
 from .clipnet import ClipNet
-
-
-def _bn(norm_layer, norm_kwargs, channels):
-    return norm_layer(in_channels=channels, **(norm_kwargs or {}))
-
-
-def conv3x1x1(in_planes, out_planes, spatial_stride=1, temporal_stride=1, dilation=1):
-    """A 3x1x1 (temporal) convolution without bias, padded in time."""
-    return nn.Conv3D(out_planes, (3, 1, 1), (temporal_stride, spatial_stride, spatial_stride), (dilation, 0, 0),
-                     dilation, use_bias=False, in_channels=in_planes)
 
 
 def midplanes_of(inplanes, planes):
@@ -42,7 +31,7 @@ class Conv2Plus1D(nn.HybridBlock):
         with self.name_scope():
             self.conv1 = nn.Conv3D(midplanes, (1, 3, 3), (1, stride, stride), (0, padding, padding), use_bias=False,
                                    in_channels=inplanes)
-            self.bn1 = _bn(norm_layer, norm_kwargs, midplanes)
+            self.bn1 = make_norm(norm_layer, norm_kwargs, midplanes)
             self.relu = nn.Activation('relu')
             self.conv2 = nn.Conv3D(planes, (3, 1, 1), (stride, 1, 1), (padding, 0, 0), use_bias=False,
                                    in_channels=midplanes)
@@ -63,10 +52,10 @@ class BasicBlock(nn.HybridBlock):
         mid = midplanes_of(inplanes, planes)
         with self.name_scope():
             self.conv1 = Conv2Plus1D(inplanes, planes, mid, stride, norm_layer=norm_layer, norm_kwargs=norm_kwargs)
-            self.bn1 = _bn(norm_layer, norm_kwargs, planes)
+            self.bn1 = make_norm(norm_layer, norm_kwargs, planes)
             self.relu = nn.Activation('relu')
             self.conv2 = Conv2Plus1D(planes, planes, mid, norm_layer=norm_layer, norm_kwargs=norm_kwargs)
-            self.bn2 = _bn(norm_layer, norm_kwargs, planes)
+            self.bn2 = make_norm(norm_layer, norm_kwargs, planes)
 
     def hybrid_forward(self, F, x):
         out = self.bn2(self.conv2(self.relu(self.bn1(self.conv1(x)))))
@@ -84,13 +73,13 @@ class Bottleneck(nn.HybridBlock):
         self.downsample = downsample
         with self.name_scope():
             self.conv1 = nn.Conv3D(planes, 1, use_bias=False, in_channels=inplanes)
-            self.bn1 = _bn(norm_layer, norm_kwargs, planes)
+            self.bn1 = make_norm(norm_layer, norm_kwargs, planes)
             self.relu = nn.Activation('relu')
             self.conv2 = Conv2Plus1D(planes, planes, midplanes_of(inplanes, planes), stride, norm_layer=norm_layer,
                                      norm_kwargs=norm_kwargs)
-            self.bn2 = _bn(norm_layer, norm_kwargs, planes)
+            self.bn2 = make_norm(norm_layer, norm_kwargs, planes)
             self.conv3 = nn.Conv3D(planes * self.expansion, 1, use_bias=False, in_channels=planes)
-            self.bn3 = _bn(norm_layer, norm_kwargs, planes * self.expansion)
+            self.bn3 = make_norm(norm_layer, norm_kwargs, planes * self.expansion)
 
     def hybrid_forward(self, F, x):
         out = self.relu(self.bn1(self.conv1(x)))
@@ -119,10 +108,10 @@ class R2Plus1D(ClipNet):
         norm = (norm_layer, norm_kwargs)
         with self.name_scope():
             self.conv1 = nn.Conv3D(45, (1, 7, 7), (1, 2, 2), (0, 3, 3), use_bias=False, in_channels=3)
-            self.bn1 = _bn(*norm, 45)
+            self.bn1 = make_norm(*norm, 45)
             self.relu = nn.Activation('relu')
             self.conv2 = conv3x1x1(45, 64)
-            self.bn2 = _bn(*norm, 64)
+            self.bn2 = make_norm(*norm, 64)
             inplanes = 64
             for i, planes in enumerate((64, 128, 256, 512)):
                 stage = _stage(block, inplanes, planes, layers[i], 1 if i == 0 else 2, *norm, f'layer{i + 1}_')
@@ -146,7 +135,7 @@ def _stage(block, inplanes, planes, blocks, stride, norm_layer, norm_kwargs, pre
         downsample = nn.HybridSequential(prefix=prefix + 'downsample_')
         with downsample.name_scope():
             downsample.add(nn.Conv3D(planes * block.expansion, 1, stride, use_bias=False, in_channels=inplanes),
-                           _bn(norm_layer, norm_kwargs, planes * block.expansion))
+                           make_norm(norm_layer, norm_kwargs, planes * block.expansion))
     stage = nn.HybridSequential(prefix=prefix)
     with stage.name_scope():
         stage.add(block(inplanes, planes, stride, downsample, norm_layer, norm_kwargs))

@@ -12,16 +12,11 @@ Layout: blocks -> model -> weights records -> registered builders. Structural na
 """
 from mxnet import init
 from mxnet.gluon import nn
-from .base import BatchNorm
 
 from ....errors import WeightsNotFoundError
 from ....registry import get_model, register_model
-from .base import action_weights, copy_all_but_head, resolve_nclass
+from .base import BatchNorm, action_weights, copy_all_but_head, make_norm, resolve_nclass
 from .clipnet import ClipNet
-
-
-def _bn(norm_layer, norm_kwargs, channels, **kwargs):
-    return norm_layer(in_channels=channels, **(norm_kwargs or {}), **kwargs)
 
 
 # -- blocks -------------------------------------------------------------------------------------------------------
@@ -40,12 +35,12 @@ class Bottleneck(nn.HybridBlock):
         with self.name_scope():
             self.conv1 = nn.Conv3D(planes, (head_conv, 1, 1), padding=(head_conv // 2, 0, 0), use_bias=False,
                                    in_channels=inplanes)
-            self.bn1 = _bn(norm_layer, norm_kwargs, planes)
+            self.bn1 = make_norm(norm_layer, norm_kwargs, planes)
             self.conv2 = nn.Conv3D(planes, (1, 3, 3), (1, strides, strides), (0, 1, 1), use_bias=False,
                                    in_channels=planes)
-            self.bn2 = _bn(norm_layer, norm_kwargs, planes)
+            self.bn2 = make_norm(norm_layer, norm_kwargs, planes)
             self.conv3 = nn.Conv3D(planes * self.expansion, 1, use_bias=False, in_channels=planes)
-            self.bn3 = _bn(norm_layer, norm_kwargs, planes * self.expansion, gamma_initializer='zeros')
+            self.bn3 = make_norm(norm_layer, norm_kwargs, planes * self.expansion, gamma_initializer='zeros')
             self.relu = nn.Activation('relu')
         self.downsample = downsample
 
@@ -64,7 +59,7 @@ def _stage(inplanes, planes, blocks, strides, head_conv, temporal_blocks, norm_l
         with downsample.name_scope():
             downsample.add(nn.Conv3D(planes * Bottleneck.expansion, 1, (1, strides, strides), use_bias=False,
                                      in_channels=inplanes),
-                           _bn(norm_layer, norm_kwargs, planes * Bottleneck.expansion))
+                           make_norm(norm_layer, norm_kwargs, planes * Bottleneck.expansion))
     stage = nn.HybridSequential(prefix=prefix)
     with stage.name_scope():
         for i in range(blocks):
@@ -81,7 +76,7 @@ def _lateral(channels, ratio, kernel, alpha, norm_layer, norm_kwargs, prefix):
     with seq.name_scope():
         seq.add(nn.Conv3D(channels * ratio, (kernel, 1, 1), (alpha, 1, 1), (kernel // 2, 0, 0), use_bias=False,
                           in_channels=channels),
-                _bn(norm_layer, norm_kwargs, channels * ratio), nn.Activation('relu'))
+                make_norm(norm_layer, norm_kwargs, channels * ratio), nn.Activation('relu'))
     return seq
 
 
@@ -127,7 +122,7 @@ class SlowFast(ClipNet):
         with self.name_scope():
             self.fast_conv1 = nn.Conv3D(w // beta_inv, (5, 7, 7), (1, 2, 2), (2, 3, 3), use_bias=False,
                                         in_channels=3)
-            self.fast_bn1 = _bn(*norm, w // beta_inv)
+            self.fast_bn1 = make_norm(*norm, w // beta_inv)
             self.fast_relu = nn.Activation('relu')
             self.fast_maxpool = nn.MaxPool3D((1, 3, 3), (1, 2, 2), (0, 1, 1))
             # res2 - res5: (input channels, planes, stride, temporal blocks) of the fast pathway
@@ -142,7 +137,7 @@ class SlowFast(ClipNet):
                 setattr(self, f'lateral_{name}', _lateral(cin, fusion_conv_channel_ratio, fusion_kernel_size, alpha,
                                                           *norm, f'lateral_{name}_'))
             self.slow_conv1 = nn.Conv3D(w, (1, 7, 7), (1, 2, 2), (0, 3, 3), use_bias=False, in_channels=3)
-            self.slow_bn1 = _bn(*norm, w)
+            self.slow_bn1 = make_norm(*norm, w)
             self.slow_relu = nn.Activation('relu')
             self.slow_maxpool = nn.MaxPool3D((1, 3, 3), (1, 2, 2), (0, 1, 1))
             # the slow stages take their input concatenated with the lateral's w * k // out_dim_ratio channels

@@ -14,15 +14,13 @@ these), `use_tsn` / `tsn` / `bn_frozen` (GluonCV's scripts pass them; its TSN ne
 returns the averaged features (N, feat_dim) instead of the scores, as GluonCV's 3D nets do (GluonCV's TSN nets take
 the option and ignore it, so its feat_extract.py saves their scores).
 """
-import warnings
-
 import mxnet as mx
 from mxnet.gluon import nn
 
 from ....errors import BadInputError
 from ....heads import reset_head
 from ....registry import get_model, register_model
-from .base import action_weights, check_views, copy_all_but_head, resolve_nclass
+from .base import GLUONCV_TABLE, FeatureHead, action_weights, check_views, copy_all_but_head, resolve_nclass
 
 
 # -- model --------------------------------------------------------------------------------------------------------
@@ -35,7 +33,7 @@ def _partial_bn(block):
         bn._kwargs['use_global_stats'] = True
 
 
-class TSN(nn.HybridBlock):
+class TSN(FeatureHead, nn.HybridBlock):
     """Frames -> `frame_features` (one row of `feat_dim` a frame) -> mean over each video's num_segments x num_crop
     frames -> `output` (Dense(nclass), normal init of `init_std`). With `pretrained_base` the head is initialized at
     once, as GluonCV's (its scripts move the whole net with reset_ctx before anything else)."""
@@ -68,13 +66,6 @@ class TSN(nn.HybridBlock):
         if isinstance(x, mx.nd.NDArray):
             self.check_input(x.shape)
         return super().forward(x, *args)
-
-    def _build_cache(self, *args):
-        # feat_ext keeps the head (checkpoints load strictly) out of the graph: Gluon's "not used" warning is expected
-        with warnings.catch_warnings():
-            if self.feat_ext:
-                warnings.filterwarnings('ignore', r'Parameter .* is not used by any computation')
-            super()._build_cache(*args)
 
     def check_input(self, shape):
         """Raise BadInputError saying what the net takes when `shape` cannot run through it."""
@@ -233,17 +224,17 @@ _PARAMS = {
     'resnet50_v1b_kinetics400': 24327632, 'resnet101_v1b_kinetics400': 43319760,
     'resnet152_v1b_kinetics400': 58963408, 'resnet50_v1b_sthsthv2': 23864558, 'resnet50_v1b_hmdb51': 23612531,
 }
-#: segments a video at test, one frame each: the table row of the checkpoint's hashtag (its training segments), as
-#: GluonCV's CALIBRATION.md tests them (inceptionv3_ucf101 --num-segments 3, resnet18_v1b_kinetics400 7). The record
-#: builds GluonCV's pretrained net (num_segments=1, as its tutorials run it on single frames): it scores each of the
-#: `segments` frames, and their mean is the video's score (what num_segments=segments computes: the head is linear)
-_SEGMENTS = {'vgg16_ucf101': 3, 'inceptionv3_ucf101': 3, 'resnet50_v1b_hmdb51': 3, 'resnet50_v1b_sthsthv2': 8}
+# A record's segments a video at test, one frame each, are its table row's (its training segments; the row of the
+# checkpoint's hashtag), as GluonCV's CALIBRATION.md tests them (inceptionv3_ucf101 --num-segments 3,
+# resnet18_v1b_kinetics400 7). The record builds GluonCV's pretrained net (num_segments=1, as its tutorials run it on
+# single frames): it scores each of the `segments` frames, and their mean is the video's score (what
+# num_segments=segments computes: the head is linear).
 #: Inception-v3's frames: 340x450 resized, 299 cropped (CALIBRATION.md's test command)
 _INCEPTIONV3 = {'resize': (340, 450), 'crop': 299}
 
 
 def _weights(arch):
-    segments = _SEGMENTS.get(arch, 7)  # Kinetics-400: 7
+    segments = int(GLUONCV_TABLE[arch][2]) if arch in GLUONCV_TABLE else 1
     pre = dict(_INCEPTIONV3 if arch.startswith('inceptionv3') else {}, segments=segments)  # one frame each
     side = pre.get('crop', 224)
     return action_weights(arch, _PARAMS.get(arch), (segments, 3, side, side), _PAPER, preprocess=pre)
@@ -253,7 +244,7 @@ def _weights(arch):
 # Each builder hands its own arguments (`locals()`) to _build: they are GluonCV's options (its `ctx` / `root` /
 # `pretrained` are get_model's). test_kwargs are options GluonCV's builders take too (the parity test runs both).
 def _reg(frames, side, **kwargs):
-    return dict(task='action-recognition', test_input=(frames, 3, side, side),
+    return dict(task='action-recognition', protected=('nclass',), test_input=(frames, 3, side, side),
                 test_kwargs={'pretrained_base': False, **kwargs})
 
 
