@@ -206,22 +206,46 @@ def pose(args):
     return 0
 
 
+def _views(text):
+    """--views CLIPSxCROPS -> (clips, crops); None stays None (the record's)."""
+    if text is None:
+        return None
+    try:
+        clips, crops = (int(v) for v in text.lower().split('x'))
+    except ValueError:
+        raise ValueError(f'--views {text!r}: give CLIPSxCROPS, e.g. 10x3 or 1x1') from None
+    return clips, crops
+
+
 def recognize(args):
-    """`gluonzoo recognize NAME VIDEO...`: top-k actions of each video, its test clip as the record samples it."""
+    """`gluonzoo recognize NAME VIDEO...`: top-k actions of each video, its test clips as the record samples them;
+    with --out, the frames of its (first) clip with the top-k beside them (<stem>.png) and <stem>.json."""
+    import os
     from ..registry import get_model, get_weights
-    from .inference import read_clip, recognize as run
+    from .inference import read_clip, recognize as run, views_of
+    from .viz import save_clip
     _task_of(args.name, 'action-recognition', 'recognize', 'recognizes actions in videos')
     if args.topk < 1:
         raise ValueError(f'--topk {args.topk} must be at least 1')
+    stems = _outputs(args.videos, args.out, ('.png', '.json'))
     pre = get_weights(args.name).preprocess
-    clips = [read_clip(p, pre) for p in args.videos]  # every file is read before the model is built
+    views = views_of(pre, _views(args.views))
+    clips = [read_clip(p, pre, clips=views[0]) for p in args.videos]  # every file is read before the model is built
     net = get_model(args.name, pretrained=True)
     t0 = time.perf_counter()
-    results = run(net, clips, topk=args.topk)
+    results = run(net, clips, topk=args.topk, views=views)
     dt = time.perf_counter() - t0
-    for path, top in zip(args.videos, results):
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+    for path, stem, frames, top in zip(args.videos, stems, clips, results):
         print(path)
         for label, p in top:
             print(f'  {p:7.4f}  {label}')
+        if args.out:
+            picture, record = (os.path.join(args.out, stem + s) for s in ('.png', '.json'))
+            save_clip(frames[:len(frames) // (views[0] or 1)], top, picture)
+            _write_json({'video': path, 'model': net.weights.name, 'views': list(views), 'png': stem + '.png',
+                         'topk': [{'label': label, 'prob': p} for label, p in top]}, record)
+            print(f'  -> {picture}, {record}')
     print(f'{len(args.videos)} video(s) in {dt * 1000:.0f} ms', file=sys.stderr)
     return 0

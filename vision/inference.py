@@ -135,45 +135,89 @@ def _scorer(net, optimize):
     return net.predict if callable(getattr(net, 'predict', None)) else net
 
 
-def clip_indices(num_frames, preprocess):
-    """The frame ids of GluonCV's test clip of a video of `num_frames` frames, as the record's preprocess samples it
-    (vision.data.video's sample_offsets in 'test' mode): `segments` clips of `frames` frames `step` apart, each
-    from the middle of its stretch (TSN: one frame a segment); SlowFast's `slowfast` (fast, slow) frames of one
-    `frames`-long clip, the fast ones then the slow ones. Frames past a short video's end repeat, as GluonCV's."""
+def clip_indices(num_frames, preprocess, clips=None):
+    """The frame ids of GluonCV's test clips of a video of `num_frames` frames, as the record's preprocess samples them
+    (vision.data.video's sample_offsets in 'test' mode): `clips` (default: the preprocess's `segments`, 1) clips of
+    `frames` frames `step` apart, each from the middle of its stretch (TSN: one frame a segment); SlowFast's
+    `slowfast` (fast, slow) frames of each `frames`-long clip, the fast ones then the slow ones. Frames past a short
+    video's end repeat, as GluonCV's."""
     from .data.video import clip_frame_ids, sample_offsets, slowfast_frame_ids
     frames, step = preprocess.get('frames', 1), preprocess.get('step', 1)
-    offsets, jitter = sample_offsets(num_frames, preprocess.get('segments', 1), frames, step, mode='test')
+    offsets, jitter = sample_offsets(num_frames, clips or preprocess.get('segments', 1), frames, step, mode='test')
     if 'slowfast' in preprocess:
         fast, slow = preprocess['slowfast']
         return slowfast_frame_ids(offsets, jitter, num_frames, frames, frames // fast, frames // slow)
     return clip_frame_ids(offsets, jitter, num_frames, frames, step)
 
 
-def read_clip(path, preprocess, backend=None):
-    """The test clip (T, H, W, 3) uint8 RGB that `preprocess` samples from the video at `path` (clip_indices)."""
+def read_clip(path, preprocess, backend=None, clips=None):
+    """The test clips (clips * T, H, W, 3) uint8 RGB that `preprocess` samples from the video at `path`
+    (clip_indices)."""
     from .data.video_reader import VideoReader
     with VideoReader(path, backend) as vr:
-        return vr.get_batch(clip_indices(len(vr), preprocess))
+        return vr.get_batch(clip_indices(len(vr), preprocess, clips))
 
 
-def recognize(net, videos, topk=5, preprocess=None, backend=None):
-    """Top-k (label, probability) lists of each video: a file (its test clip, read_clip) or a clip read_clip gave,
-    every frame through the record's eval transform (GluonCV's 256x340 resize and 224 centre crop); a clip model
-    gets (1, 3, T, H, W), a frame model (TSN) its segments' frames (S, 3, H, W), whose scores it averages."""
+#: crops a frame -> how GluonCV's test_recognizer.py cuts them (scripts/action-recognition): 1 the record's eval
+#: transform (resize, centre crop); 3 its --three-crop (short side to the crop side, three squares along the long
+#: side); 10 its --ten-crop (the record's resize, centre and four corners, and those mirrored)
+CROPS = (1, 3, 10)
+
+
+def views_of(preprocess, views=None):
+    """(clips, crops) a video is scored over: `views`, else the record's `test_views` (GluonCV's published protocol:
+    25 frames x 10 crops for its 2D nets, 10 clips x 3 crops for its 3D ones), else one centred clip, one crop."""
+    clips, crops = views or preprocess.get('test_views') or (None, 1)
+    if clips is not None and (isinstance(clips, bool) or not isinstance(clips, int) or clips < 1):
+        raise BadInputError(f'views: {clips!r} clips a video; it takes a positive number')
+    if crops not in CROPS:
+        raise BadInputError(f'views: {crops!r} crops a frame; GluonCV tests with 1, 3 (three-crop) or 10 (ten-crop)')
+    return clips, crops
+
+
+def _frame_views(frame, pre, crops):
+    """(crops, 3, h, w) float32: the views CROPS says of one RGB frame (normalized once, cut after: the same numbers
+    as cutting first, per pixel)."""
+    from .transforms.presets import image_eval
+    if crops == 1:
+        return image_eval(frame, **pre)[None]
+    from .transforms.video import VideoTenCrop, VideoThreeCrop
+    side = pre.get('crop') or min(frame.shape[:2])
+    side = side if isinstance(side, int) else side[0]
+    whole = image_eval(frame, **dict(pre, resize=side if crops == 3 else pre.get('resize'), crop=None))
+    cut = (VideoThreeCrop if crops == 3 else VideoTenCrop)(side)
+    return np.stack([np.ascontiguousarray(c) for c in cut([whole.transpose(1, 2, 0)])]).transpose(0, 3, 1, 2)
+
+
+def recognize(net, videos, topk=5, preprocess=None, backend=None, views=None):
+    """Top-k (label, probability) lists of each video: a file (its test clips, read_clip) or the clips read_clip gave,
+    every frame through the record's eval transform (GluonCV's 256x340 resize and 224 centre crop) or cut into
+    `views`' crops (views_of: (clips, crops), default the record's). A clip model gets (clips * crops, 3, T, H, W),
+    a frame model (TSN) its frames' crops (frames * crops, 3, H, W); the video's score is the softmax of the mean of
+    their scores, as GluonCV's net built with num_segments and num_crop averages them."""
     import mxnet as mx
     from .tasks import frame_preprocess
     pre = _preprocess(net, preprocess)
-    transform = from_preprocess(frame_preprocess(pre))
+    clips, crops = views_of(pre, views)
+    frame_pre = frame_preprocess(pre)
+    clip_model = 'frames' in pre or 'slowfast' in pre
     labels = getattr(net, 'classes', None)
     ctx = _ctx(net)
     results = []
     for video in videos:
-        frames = video if isinstance(video, np.ndarray) else read_clip(video, pre, backend)
-        x = np.stack([transform(f) for f in frames])  # (T, 3, H, W)
-        if 'frames' in pre or 'slowfast' in pre:
-            x = x.transpose(1, 0, 2, 3)[None]  # one clip (1, 3, T, H, W)
-        # a frame model built for one segment (GluonCV's default) scores each frame: the video's score is their mean,
-        # what num_segments=S would average inside the net
+        frames = video if isinstance(video, np.ndarray) else read_clip(video, pre, backend, clips)
+        x = np.stack([_frame_views(f, frame_pre, crops) for f in frames])  # (frames, crops, 3, h, w)
+        if clip_model:  # clip by clip, crop by crop: (clips * crops, 3, T, h, w)
+            n = clips or 1
+            x = x.reshape((n, -1) + x.shape[1:]).transpose(0, 2, 3, 1, 4, 5)
+        x = x.reshape((-1,) + x.shape[2:])
+        # a net built for one view (GluonCV's default) scores each: the video's score is their mean, what
+        # num_segments=S, num_crop=C would average inside the net; one built for S x C takes a multiple of S x C
+        group = getattr(net, 'num_segments', 1) * getattr(net, 'num_crop', 1)
+        if len(x) % group:
+            raise BadInputError(f'{type(net).__name__} averages num_segments x num_crop = {group} views; the '
+                                f'{len(x)} views of the video ({len(frames)} frames, {crops} crop(s) each) are not a '
+                                'multiple of it')
         p = mx.nd.softmax(net(mx.nd.array(x, ctx=ctx)).mean(axis=0, keepdims=True)).asnumpy()[0]
         results.append(_topk(p, topk, labels))
     return results

@@ -15,6 +15,8 @@ An action-recognition record adds how a clip is sampled from a video (GluonCV's 
     segments clips spread over the video that the net averages (num_segments; TSN's frames are (N*segments, 3, H, W))
     slowfast (fast, slow): SlowFast's frames a pathway, the fast ones then the slow ones along T (GluonCV's
              slowfast=True clips)
+    test_views (clips, crops): the views GluonCV's published accuracy averages (test_recognizer.py's num_segments
+             and --three-crop / --ten-crop), what `recognize` scores by default; without it one centred clip
 """
 from ..tasks import Command, Task, number, numbers, one_of, positive_int, register_command, register_task, size
 
@@ -28,8 +30,13 @@ IMAGE_PREPROCESS = {
 }
 
 
+def _test_views(v):
+    ok = isinstance(v, (tuple, list)) and len(v) == 2 and positive_int('')(v[0]) is None and v[1] in (1, 3, 10)
+    return None if ok else f'test_views must be (clips, crops) with crops 1, 3 or 10, not {v!r}'
+
+
 VIDEO_PREPROCESS = dict(IMAGE_PREPROCESS, frames=positive_int('frames'), step=positive_int('step'),
-                        segments=positive_int('segments'), slowfast=size('slowfast'))
+                        segments=positive_int('segments'), slowfast=size('slowfast'), test_views=_test_views)
 
 
 def channels(preprocess):
@@ -243,6 +250,10 @@ def _recognize_args(parser):
     parser.add_argument('name', help='an action recognizer (arch or arch.tag), e.g. i3d_resnet50_v1_kinetics400')
     parser.add_argument('videos', nargs='+', help='video files (anything FFmpeg decodes)')
     parser.add_argument('--topk', type=int, default=5)
+    parser.add_argument('--views', metavar='CLIPSxCROPS', default=None,
+                        help="clips a video and crops a frame (1, 3 or 10) to average, e.g. 10x3 (GluonCV's 3D test) "
+                             "or 1x1 (one centred clip); default: the record's test_views, else 1x1")
+    parser.add_argument('--out', help="a folder for <video stem>.png (the clip's frames and its top-k) and <stem>.json")
 
 
 def _recognize(args):

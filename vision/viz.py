@@ -1,5 +1,5 @@
-"""Pictures of predictions: `save_topk` writes a PNG of an image with its top-k labels and probability bars,
-`plot_bbox` draws a detector's boxes with class names and scores (GluonCV's name, drawn with OpenCV)."""
+"""Pictures of predictions: `save_topk` writes a PNG of an image with its top-k labels and probability bars
+(`save_clip`: of a video clip's frames, in rows), `plot_bbox` draws a detector's boxes with class names and scores (GluonCV's name, drawn with OpenCV)."""
 import os
 
 import cv2
@@ -28,6 +28,30 @@ def render_topk(image, topk, height=320, panel=360):
 def save_topk(image, topk, path, **kwargs):
     """Write render_topk(...) to `path` as PNG (through a temporary file, so no half-written PNG is left)."""
     return _write_png(render_topk(image, topk, **kwargs), path)
+
+
+def clip_montage(frames, columns=8, side=96):
+    """RGB uint8 picture of a clip's frames (T, H, W, 3), `columns` a row in time order, each scaled to `side`
+    pixels high (nearest: small frames stay sharp) with its frame number; empty cells white."""
+    frames = np.asarray(frames)
+    if frames.ndim != 4 or frames.shape[-1] != 3 or not len(frames):
+        raise ValueError(f'a clip is frames (T, H, W, 3), not an array of shape {frames.shape}')
+    t, h, w, _ = frames.shape
+    width = max(1, round(w * side / h))
+    rows = -(-t // columns)
+    canvas = np.full((rows * (side + 2), min(t, columns) * (width + 2), 3), 255, np.uint8)
+    for i, f in enumerate(frames):
+        y, x = (i // columns) * (side + 2), (i % columns) * (width + 2)
+        cell = cv2.resize(np.ascontiguousarray(f), (width, side), interpolation=cv2.INTER_NEAREST)
+        cv2.putText(cell, str(i), (3, 13), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
+        canvas[y:y + side, x:x + width] = cell
+    return canvas
+
+
+def save_clip(frames, topk, path, columns=8, side=96):
+    """Write a clip's frames (clip_montage) with its top-k actions and probability bars beside them, as PNG."""
+    montage = clip_montage(frames, columns, side)
+    return _write_png(render_topk(montage, topk, height=montage.shape[0], panel=300), path)
 
 
 def _write_png(rgb, path):

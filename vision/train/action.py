@@ -118,19 +118,27 @@ def decode_list(root, list_files, limit=None, backend=None):
     return clips, labels
 
 
-def action_task(cfg, name, source, root, train_lists, eval_list, classes, checksum):
+def action_task(cfg, name, source, root, train_lists, eval_list, classes, checksum, new_step=1):
     """ImageClassification over ClipData of the videos `train_lists` and `eval_list` name (under `root`): frames for
-    a frame model (its num_segments, from --model-kwargs, default 1), clips for a clip model; crop --data-shape
-    (default: the frames' short side)."""
+    a frame model (its num_segments, from --model-kwargs, default 1), clips for a clip model (every `new_step`-th
+    frame, from the first: the test clip a record with frames T / new_step and step new_step centres on a T-frame
+    video); crop --data-shape (default: the frames' short side)."""
     # never a flip: mirrored videos turn moving left into moving right
     refuse_classification_options(cfg, 'action-recognition training', augments=('none', 'crop'))
+    if isinstance(new_step, bool) or not isinstance(new_step, int) or new_step < 1:
+        raise BadInputError(f'new_step={new_step!r} (--dataset-kwargs): the step between a clip\'s frames is a '
+                            'positive int')
+    frame_model = is_frame_model(cfg.model)
+    if frame_model and new_step != 1:
+        raise BadInputError(f'new_step={new_step}: {cfg.model} takes frames (TSN segments), not clips; drop it')
     xtr, ytr = decode_list(root, train_lists, cfg.train_limit)
     xte, yte = decode_list(root, [eval_list], cfg.val_limit)
-    segments = cfg.model_kwargs.get('num_segments', 1) if is_frame_model(cfg.model) else None
+    xtr, xte = xtr[:, ::new_step], xte[:, ::new_step]
+    segments = cfg.model_kwargs.get('num_segments', 1) if frame_model else None
     crop = cfg.data_shape or min(xtr.shape[2:4])
     augment = cfg.augment
     info = {'name': name, 'source': source, 'train_split': '+'.join(f.split('_list')[0] for f in train_lists),
             'checksum': checksum, 'classes': list(classes), 'clip': list(xtr.shape[1:4]), 'crop': crop,
-            'segments': segments}
+            'segments': segments, 'new_step': new_step}
     return ActionRecognition(ClipData(xtr, ytr, crop, segments, augment), ClipData(xte, yte, crop, segments),
                              len(classes), info, eval_split=eval_list.split('_list')[0], eval_batch_size=32)

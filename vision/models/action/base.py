@@ -133,14 +133,17 @@ def published(arch):
 
 def action_weights(arch, num_params, input_shape, paper, preprocess=None, recipe=None, config=None):
     """[GluonCV's record of `arch`] (its mirror, sha1 from model_store.py), or [] where GluonCV publishes none.
-    `preprocess` adds the clip sampling (frames, step, segments, slowfast) to GluonCV's 256x340 -> 224 eval."""
+    `preprocess` adds the clip sampling (frames, step, segments, slowfast) to GluonCV's 256x340 -> 224 eval; the
+    test views are those its published top-1 averages (docs/model_zoo/action_recognition_mxnet.rst: "250 views for
+    2D networks (25 frames and 10-crop) and 30 views for 3D networks (10 clips and 3-crop)")."""
     sha1 = GLUONCV_SHA1.get(arch)
     if not sha1:
         return []
     ds = dataset_of(arch)
+    views = {'test_views': (25, 10) if len(input_shape) == 4 else (10, 3)}
     return [Weights(
         arch=arch, tag='gluoncv', default=True, task='action-recognition', sha1=sha1, num_params=num_params,
-        classes=ACTION_CLASSES[ds], preprocess=dict(VIDEO, **(preprocess or {})), input_shape=tuple(input_shape),
+        classes=ACTION_CLASSES[ds], preprocess=dict(VIDEO, **views, **(preprocess or {})), input_shape=tuple(input_shape),
         source=Source(kind='mirror', url=GLUONCV_REPO), metrics=published(arch), config=dict(config or {}),
         license='Apache-2.0 (GluonCV)', paper=paper,
         recipe=recipe or f'GluonCV 0.10.5 scripts/action-recognition/train_recognizer.py (its {arch} shell script, '
