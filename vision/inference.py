@@ -166,8 +166,9 @@ CROPS = (1, 3, 10)
 
 def views_of(preprocess, views=None):
     """(clips, crops) a video is scored over: `views`, else the record's `test_views` (GluonCV's published protocol:
-    25 frames x 10 crops for its 2D nets, 10 clips x 3 crops for its 3D ones), else one centred clip, one crop."""
-    clips, crops = views or preprocess.get('test_views') or (None, 1)
+    25 frames x 10 crops for its 2D nets, 10 clips x 3 crops for its 3D ones), else the record's own sampling
+    (frames, step, segments: clips None) and the centre crop."""
+    clips, crops = views or preprocess.get('test_views') or (None, 1)  # clips None: the record's own sampling
     if clips is not None and (isinstance(clips, bool) or not isinstance(clips, int) or clips < 1):
         raise BadInputError(f'views: {clips!r} clips a video; it takes a positive number')
     if crops not in CROPS:

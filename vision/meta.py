@@ -46,6 +46,8 @@ FASHION_MNIST_EVAL = dict(resize=28, crop=28, mean=FASHION_MNIST_MEAN, std=FASHI
 #: frame resized to 256x340, centre crop 224, ImageNet mean/std; a record's frames/step/segments say how a clip is
 #: sampled (vision/tasks.py)
 VIDEO = dict(IMAGENET, resize=(256, 340), crop=224)
+#: the generated motion videos' classes, in label order (vision.data.motions: only motion tells them apart)
+MOTIONS = ('move_left', 'move_right', 'move_up', 'move_down', 'rotate_cw', 'rotate_ccw', 'grow', 'shrink')
 
 #: COCO's 17 person keypoints in heatmap-channel order (GluonCV's COCOKeyPoints.KEYPOINTS)
 COCO_KEYPOINTS = ('nose', 'left_eye', 'right_eye', 'left_ear', 'right_ear', 'left_shoulder', 'right_shoulder',

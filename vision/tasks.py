@@ -16,7 +16,8 @@ An action-recognition record adds how a clip is sampled from a video (GluonCV's 
     slowfast (fast, slow): SlowFast's frames a pathway, the fast ones then the slow ones along T (GluonCV's
              slowfast=True clips)
     test_views (clips, crops): the views GluonCV's published accuracy averages (test_recognizer.py's num_segments
-             and --three-crop / --ten-crop), what `recognize` scores by default; without it one centred clip
+             and --three-crop / --ten-crop), what `recognize` scores by default; without it the record's own
+             sampling (frames, step, segments) and the centre crop
 """
 from ..tasks import Command, Task, number, numbers, one_of, positive_int, register_command, register_task, size
 
@@ -251,8 +252,9 @@ def _recognize_args(parser):
     parser.add_argument('videos', nargs='+', help='video files (anything FFmpeg decodes)')
     parser.add_argument('--topk', type=int, default=5)
     parser.add_argument('--views', metavar='CLIPSxCROPS', default=None,
-                        help="clips a video and crops a frame (1, 3 or 10) to average, e.g. 10x3 (GluonCV's 3D test) "
-                             "or 1x1 (one centred clip); default: the record's test_views, else 1x1")
+                        help="clips a video (TSN: frames) and crops a frame (1, 3 or 10) to average, e.g. 10x3 "
+                             "(GluonCV's 3D test); 0x1: the record's own clip sampling, the centre crop (what the "
+                             "C++ and Java services score); default: the record's test_views, else 0x1")
     parser.add_argument('--out', help="a folder for <video stem>.png (the clip's frames and its top-k) and <stem>.json")
 
 

@@ -15,7 +15,9 @@ gluonzoo.vision.inference.detect finds (MXNet): the same classes in the same ord
 within 1e-3, at ?threshold=0.25 and at the default 0.5; the bad requests again, a bad threshold, and /predict to a
 detector. Then the segmenter (deploy_segment.py): fcn_mobilenetv2_1.0.digits on generated digit scenes and two
 pictures of other sizes through POST /segment and --segment, the PNG against Python's
-gluonzoo.vision.inference.segment pixel for pixel. Everything started is stopped at the end, failure or not.
+gluonzoo.vision.inference.segment pixel for pixel. Then the action recognizer (deploy_recognize.py):
+resnet18_v1b_custom.motions on generated motion videos and vtest.avi through POST /recognize and --recognize,
+against gluonzoo.vision.inference.recognize. Everything started is stopped at the end, failure or not.
 
 Every server then gets load_test.py (1,000 bad requests and 400 good ones from 8 clients: status codes, JSON errors,
 answers equal to the serial ones, RSS growth, p50/p99), and every CLI a set of bad files (random bytes, a truncated
@@ -425,6 +427,8 @@ def main():
     print(f'detector checks: {time.time() - started:.0f} s')
     from deploy_segment import check_segmenter  # it imports this module's helpers
     failures += check_segmenter(build, exported, services, bad)
+    from deploy_recognize import check_recognizer
+    failures += check_recognizer(build, exported, services, bad)
     if failures:
         print(f'deploy-test: {len(failures)} failure(s)', file=sys.stderr)
         return 1

@@ -19,7 +19,9 @@ without them, n/a.
 Semantic segmenters: the service columns run the CLIs' `--segment` with the record's real weights (when in the
 local store) on deploy_segment.py's pictures (four digit test scenes at the export size, two of other sizes):
 per picture the class pixel counts of Python's vision.inference.segment, exact at the export size, off by at most
-the near-tie pixels elsewhere. Other tasks (instance segmentation, pose, text): n/a, the services do not serve them.
+the near-tie pixels elsewhere. Action recognizers: the CLIs' `--recognize` with the record's real weights (when in the
+local store) on deploy_recognize.py's videos against Python's vision.inference.recognize (one view); clip models are
+n/a on OpenCV (3D pooling). Other tasks (instance segmentation, pose, text): n/a, the services do not serve them.
 
     scripts/deploy/build.sh out/deploy            # the CLIs
     python scripts/export/support_table.py --build out/deploy [--pattern 'resnet*'] [--out docs/export_support.md]
@@ -99,8 +101,10 @@ def services(name, build):
         return detector_services(name, build)
     if entry.task == 'semantic-segmentation':
         return segmenter_services(name, build)
+    if entry.task == 'action-recognition':
+        return recognizer_services(name, build)
     if entry.task != 'image-classification':
-        return 'n/a: the services classify, detect or segment (semantic) images'
+        return 'n/a: the services classify, detect, segment (semantic) images or recognize actions in videos'
     if w is None:
         return 'n/a: no weights record to read preprocessing from'
     mx.random.seed(0)
@@ -153,36 +157,73 @@ def _offline_pretrained(name):
             os.environ['GLUONZOO_OFFLINE'] = offline
 
 
+def _cli_runs(build):
+    """(runtime, export target, export file -> the CLI's command) of the three service CLIs."""
+    java = ['java', '-Djava.library.path=/usr/lib/jni', '-cp', f'{build}/java:/usr/share/java/opencv.jar',
+            'gluonzoo.Serve']
+    return [('ORT C++', 'ort', lambda f: [f'{build}/cpp/gluonzoo-predict', f, '--backend', 'ort']),
+            ('OpenCV C++', 'opencv', lambda f: [f'{build}/cpp/gluonzoo-predict', f, '--backend', 'opencv']),
+            ('OpenCV Java', 'opencv', lambda f: java + [f])]
+
+
+def _real_net(name, missing='n/a: real weights not in the local store'):
+    """(the model with its record's real weights, None), or (None, the n/a reason)."""
+    from gluonzoo.registry import get_entry
+    if get_entry(name).default_weights is None:
+        return None, 'n/a: no weights record'
+    net = _offline_pretrained(name)
+    return (net, None) if net is not None else (None, missing)
+
+
 def segmenter_services(name, build):
     """{runtime: result} of the three CLIs' --segment against Python's segment() with the record's real weights on
     the scenes of `make deploy-test` (deploy_segment.py: class pixel counts equal, near ties aside), or one n/a."""
     import gluonzoo as gz
-    from gluonzoo.registry import get_entry
     sys.path.insert(0, os.path.join(ROOT, 'scripts', 'deploy'))
     import deploy_segment as ds
-    if get_entry(name).default_weights is None:
-        return 'n/a: no weights record'
-    if _offline_pretrained(name) is None:
-        return 'n/a: real weights not in the local store'
-    java = ['java', '-Djava.library.path=/usr/lib/jni', '-cp', f'{build}/java:/usr/share/java/opencv.jar',
-            'gluonzoo.Serve']
+    real, missing = _real_net(name)
+    if real is None:
+        return missing
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         scenes, others = ds.pictures(tmp)
         paths = scenes + others
         net, ref = ds.reference(paths, name)
         exact = {p: p in scenes for p in paths}
-        for runtime, target, cmd in (('ORT C++', 'ort', [f'{build}/cpp/gluonzoo-predict', None, '--backend', 'ort']),
-                                     ('OpenCV C++', 'opencv', [f'{build}/cpp/gluonzoo-predict', None, '--backend',
-                                                               'opencv']),
-                                     ('OpenCV Java', 'opencv', java + [None])):
+        for runtime, target, make in _cli_runs(build):
             try:
                 f = gz.export(net, os.path.join(tmp, target), formats=('onnx',), target=target)['onnx']
             except Exception as e:  # noqa: BLE001 - the table reports it
                 out[runtime] = f'fail: export: {one_line(e)}'
                 continue
-            failures = ds.check_clis([(runtime, [f if c is None else c for c in cmd])], paths, ref, exact)
+            failures = ds.check_clis([(runtime, make(f))], paths, ref, exact)
             out[runtime] = f'fail: {one_line(failures[0])}' if failures else f'pass ({len(paths)} pictures)'
+    return out
+
+
+def recognizer_services(name, build):
+    """{runtime: result} of the three CLIs' --recognize against Python's recognize() with the record's real weights
+    on deploy_recognize.py's videos (top-1 as Python, top-5 within 1e-4), or one n/a reason; OpenCV's refuse clip
+    models (3D pooling), which is what the table says for them."""
+    import gluonzoo as gz
+    sys.path.insert(0, os.path.join(ROOT, 'scripts', 'deploy'))
+    import deploy_recognize as dr
+    import deploy_test as dt
+    net, missing = _real_net(name)
+    if net is None:
+        return missing
+    clip = 'frames' in net.weights.preprocess or 'slowfast' in net.weights.preprocess
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = dr.videos(tmp)
+        ref = dr.reference(net, paths)
+        for runtime, target, make in _cli_runs(build):
+            if clip and target == 'opencv':
+                out[runtime] = 'n/a: OpenCV 4.6 DNN cannot import 3D pooling (the service refuses it at start)'
+                continue
+            f = gz.export(net, os.path.join(tmp, target), formats=('onnx',), target=target)['onnx']
+            failures = dt.check_clis([(runtime, make(f) + ['--recognize'])], paths, ref)
+            out[runtime] = f'fail: {one_line(failures[0])}' if failures else f'pass ({len(paths)} videos)'
     return out
 
 
@@ -193,15 +234,10 @@ def detector_services(name, build):
     from gluonzoo.vision.inference import detect
     sys.path.insert(0, os.path.join(ROOT, 'scripts', 'deploy'))
     from deploy_test import DETECT_PHOTOS, THRESHOLD, check_objects
-    from gluonzoo.registry import get_entry
-    if get_entry(name).default_weights is None:
-        return 'n/a: no weights record'
-    net = _offline_pretrained(name)
+    net, missing = _real_net(name, 'n/a: real weights not in the local store (random weights tie: not compared)')
     if net is None:
-        return 'n/a: real weights not in the local store (random weights tie: not compared)'
+        return missing
     ref = [detect(net, [p], threshold=THRESHOLD)[0] for p in DETECT_PHOTOS]
-    java = ['java', '-Djava.library.path=/usr/lib/jni', '-cp', f'{build}/java:/usr/share/java/opencv.jar',
-            'gluonzoo.Serve']
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         files = {}
@@ -210,10 +246,7 @@ def detector_services(name, build):
                 files[target] = gz.export(net, os.path.join(tmp, target), formats=('onnx',), target=target)['onnx']
             except Exception as e:  # noqa: BLE001 - the table reports it
                 files[target] = e
-        runs = {'ORT C++': ('ort', lambda f: [f'{build}/cpp/gluonzoo-predict', f, '--backend', 'ort']),
-                'OpenCV C++': ('opencv', lambda f: [f'{build}/cpp/gluonzoo-predict', f, '--backend', 'opencv']),
-                'OpenCV Java': ('opencv', lambda f: java + [f])}
-        for runtime, (target, make) in runs.items():
+        for runtime, target, make in _cli_runs(build):
             if isinstance(files[target], Exception):
                 out[runtime] = f'fail: export: {one_line(files[target])}'
                 continue
@@ -278,7 +311,10 @@ def main():
              'difference in brackets), where those weights are in the local store; `make deploy-test` checks',
              'yolo3_tiny_darknet_coco through the HTTP servers. Semantic segmenters: the service columns run',
              "`--segment` with the record's real weights on six pictures against Python's `segment` (class pixel",
-             'counts); `make deploy-test` checks fcn_mobilenetv2_1.0.digits through the HTTP servers.',
+             'counts); `make deploy-test` checks fcn_mobilenetv2_1.0.digits through the HTTP servers. Action',
+             "recognizers: the service columns run `--recognize` with the record's real weights on ten videos",
+             "against Python's `recognize` (one view), where those weights are in the local store; clip models",
+             'run on ONNX Runtime only; `make deploy-test` checks resnet18_v1b_custom.motions through the servers.',
              '', '| model | ' + ' | '.join(RUNTIMES) + ' |', '|---' * (len(RUNTIMES) + 1) + '|']
     if args.pattern != '*':
         lines += merge(args.out, rows, RUNTIMES)

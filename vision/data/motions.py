@@ -34,13 +34,13 @@ import cv2
 import numpy as np
 
 from ...errors import BadInputError
+from ..meta import MOTIONS
 from .scenes import TEST_PHOTOS, TRAIN_PHOTOS, _background, _load_objects, _load_photos, _write, cache_root, \
     cached_folder, folder_checksum
 
 #: bumped whenever the same spec would write other bytes
 VERSION = 1
 SPLITS = ('train', 'val', 'test')
-MOTIONS = ('move_left', 'move_right', 'move_up', 'move_down', 'rotate_cw', 'rotate_ccw', 'grow', 'shrink')
 #: the object's side as a share of the frame's: moving and turning objects, and a scaling one's two ends
 SIDE, SMALL, LARGE = (0.45, 0.6), (0.3, 0.45), (0.75, 0.95)
 #: a moving object travels this share of the room the frame leaves it

@@ -112,10 +112,12 @@ class OpenCvBackend : public Backend {
 
 // What a request for the wrong task's endpoint gets: the one this model answers.
 BadInput wrong_task(const Meta &m) {
-  std::string where = m.detector()    ? "/detect (CLI: --detect)"
-                      : m.segmenter() ? "/segment (CLI: --segment)"
-                                      : "/predict (CLI: without --detect/--segment)";
-  return BadInput(m.model + " is a model for " + m.task + ": POST the image to " + where);
+  std::string where = m.detector()     ? "/detect (CLI: --detect)"
+                      : m.segmenter()  ? "/segment (CLI: --segment)"
+                      : m.recognizer() ? "/recognize (CLI: --recognize)"
+                                       : "/predict (CLI: without --detect/--segment/--recognize)";
+  return BadInput(m.model + " is a model for " + m.task + ": POST the " + (m.recognizer() ? "video" : "image") +
+                  " to " + where);
 }
 
 Meta Meta::from_props(const std::map<std::string, std::string> &p) {
@@ -159,6 +161,20 @@ Meta Meta::from_props(const std::map<std::string, std::string> &p) {
       throw std::runtime_error("segmentation preprocess with a crop: the services label every pixel of the picture");
     m.resize = m.crop = nhwc ? std::vector<int>{shape[1], shape[2]} : std::vector<int>{shape[2], shape[3]};
     if (m.classes.size() > 256) throw std::runtime_error("over 256 classes: an 8-bit PNG cannot hold the class ids");
+  }
+  if (m.recognizer()) {
+    if (shape.size() == 5) m.crop = {shape[3], shape[4]};  // (N, 3, T, H, W) clips
+    if (!get("preprocess.crop").empty()) m.crop = ints(get("preprocess.crop"));
+    if (m.crop.size() == 1) m.crop.push_back(m.crop[0]);
+    if (get("preprocess.resize").empty()) m.resize.clear();  // as image_eval: the frames' own size, then the crop
+    if (!get("preprocess.frames").empty()) m.frames = std::stoi(get("preprocess.frames"));
+    if (!get("preprocess.step").empty()) m.step = std::stoi(get("preprocess.step"));
+    if (!get("preprocess.segments").empty()) m.segments = std::stoi(get("preprocess.segments"));
+    if (!get("preprocess.slowfast").empty()) m.slowfast = ints(get("preprocess.slowfast"));
+    if (m.frames < 0 || m.step < 1 || m.segments < 1 || (!m.slowfast.empty() && m.slowfast.size() != 2))
+      throw std::runtime_error("bad gluonzoo.preprocess frames/step/segments/slowfast for an action recognizer");
+    if (m.in_graph) throw std::runtime_error("an action recognizer's export takes normalized float clips: export "
+                                             "it without preprocess=True");
   }
   if (m.detector()) {
     if (m.resize.size() != 2)  // detect() maps boxes back through an exact resize to the graph's fixed size
@@ -204,7 +220,10 @@ cv::Mat preprocess(const cv::Mat &decoded_rgb, const Meta &m) {
   if (m.color == "BGR") cv::cvtColor(decoded_rgb, rgb, cv::COLOR_RGB2BGR);
   const int C = rgb.channels();
   int h = rgb.rows, w = rgb.cols, nh, nw;
-  if (m.resize.size() == 1) {  // short side; the long one truncated, as MXNet's Resize(keep_ratio) does
+  if (m.resize.empty()) {  // no resize (an action recognizer's record without one)
+    nh = h;
+    nw = w;
+  } else if (m.resize.size() == 1) {  // short side; the long one truncated, as MXNet's Resize(keep_ratio) does
     int s = m.resize[0];
     if (h <= w) { nh = s; nw = int(double(w) * s / h); }
     else { nw = s; nh = int(double(h) * s / w); }
@@ -216,8 +235,8 @@ cv::Mat preprocess(const cv::Mat &decoded_rgb, const Meta &m) {
                                                    {"cubic", cv::INTER_CUBIC}, {"nearest", cv::INTER_NEAREST}};
   int flag = m.interp.empty() ? (int64_t(nh) * nw < int64_t(h) * w ? cv::INTER_AREA : cv::INTER_LINEAR)
                               : kInterp.at(m.interp);
-  cv::Mat resized;
-  cv::resize(rgb, resized, cv::Size(nw, nh), 0, 0, flag);
+  cv::Mat resized = rgb;
+  if (nh != h || nw != w) cv::resize(rgb, resized, cv::Size(nw, nh), 0, 0, flag);
   int ch = m.crop[0], cw = m.crop[1];
   if (nh < ch || nw < cw) throw BadInput("image too small to crop after resizing");
   cv::Mat crop = resized(cv::Rect((nw - cw) / 2, (nh - ch) / 2, cw, ch)).clone();
@@ -244,22 +263,28 @@ Model::Model(const std::string &path, const std::string &backend, int threads) {
   std::map<std::string, std::string> props;
   if (backend == "ort") {
     backend_ = std::make_unique<OrtBackend>(path, threads, &props);
-  } else if (backend == "opencv") {
-    props = read_onnx_metadata(path);
-    backend_ = std::make_unique<OpenCvBackend>(path, threads);
-  } else {
-    throw std::runtime_error("unknown backend '" + backend + "': ort or opencv");
+    meta_ = Meta::from_props(props);
+    return;
   }
-  meta_ = Meta::from_props(props);
-  if (meta_.detector() && meta_.nms.in_graph && backend == "opencv")
+  if (backend != "opencv") throw std::runtime_error("unknown backend '" + backend + "': ort or opencv");
+  meta_ = Meta::from_props(read_onnx_metadata(path));  // what OpenCV cannot run is refused before it parses it
+  if (meta_.recognizer() && meta_.clip_model())
+    throw std::runtime_error("a clip model's graph (3D convolution and pooling) does not run in OpenCV 4.6 DNN (its "
+                             "3D pooling takes no 3D pads): use --backend ort; TSN frame models run on both");
+  if (meta_.detector() && meta_.nms.in_graph)
     throw std::runtime_error("this export has its NMS in the graph, which OpenCV 4.6 DNN cannot run: export with "
                              "target='opencv' (the service then runs the NMS), or use --backend ort");
+  backend_ = std::make_unique<OpenCvBackend>(path, threads);
 }
 
 std::vector<Scored> Model::classify(const std::string &bytes, int topk) const {
-  if (meta_.detector() || meta_.segmenter()) throw wrong_task(meta_);
+  if (meta_.detector() || meta_.segmenter() || meta_.recognizer()) throw wrong_task(meta_);
   cv::Mat x = preprocess(decode_rgb(bytes), meta_);
-  std::vector<float> logits = backend_->run(x).at(0).data;
+  std::vector<float> scores = backend_->run(x).at(0).data;
+  return top_of(std::vector<double>(scores.begin(), scores.end()), topk, meta_.classes);
+}
+
+std::vector<Scored> top_of(const std::vector<double> &logits, int topk, const std::vector<std::string> &classes) {
   double mx = *std::max_element(logits.begin(), logits.end()), sum = 0;
   std::vector<double> p(logits.size());
   for (size_t i = 0; i < p.size(); ++i) sum += p[i] = std::exp(double(logits[i]) - mx);
@@ -271,7 +296,7 @@ std::vector<Scored> Model::classify(const std::string &bytes, int topk) const {
   std::vector<Scored> out;
   for (int k = 0; k < topk; ++k) {
     int i = idx[k];
-    out.push_back({i, i < int(meta_.classes.size()) ? meta_.classes[i] : std::to_string(i), p[i]});
+    out.push_back({i, i < int(classes.size()) ? classes[i] : std::to_string(i), p[i]});
   }
   return out;
 }

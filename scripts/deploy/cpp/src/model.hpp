@@ -33,7 +33,7 @@ struct Nms {
 
 struct Meta {
   std::string model, weights, sha1, task = "image-classification";
-  std::vector<int> resize{224}, crop{224, 224};  // resize: {short side} or {height, width}; crop: {h, w}
+  std::vector<int> resize{224}, crop{224, 224};  // resize: {short side}, {height, width} or {} (none); crop: {h, w}
   std::string interp;  // "", area, linear, cubic, nearest ("": area when shrinking, linear when growing)
   std::vector<float> mean{0.485f, 0.456f, 0.406f}, std{0.229f, 0.224f, 0.225f};
   float scale = 1.0f / 255.0f;
@@ -41,8 +41,14 @@ struct Meta {
   bool in_graph = false;  // the graph takes raw uint8 NHWC pixels in `color` and normalizes itself
   std::vector<std::string> classes;
   Nms nms;
+  // an action recognizer's test clip (gluonzoo.preprocess.frames/step/segments/slowfast): `segments` clips of
+  // `frames` frames `step` apart (no frames: a frame model, TSN, one frame a segment); slowfast {fast, slow}
+  int frames = 0, step = 1, segments = 1;
+  std::vector<int> slowfast;
   bool detector() const { return task == "object-detection"; }
   bool segmenter() const { return task == "semantic-segmentation"; }
+  bool recognizer() const { return task == "action-recognition"; }
+  bool clip_model() const { return frames > 0 || !slowfast.empty(); }
   static Meta from_props(const std::map<std::string, std::string> &props);
 };
 
@@ -86,6 +92,11 @@ class Model {
   // picture's size (MXNet's BilinearResize2D) -> argmax: one 8-bit class id a pixel (CV_8UC1, the picture's size).
   // Throws BadInput for undecodable bytes, and for a model that is not a segmenter.
   cv::Mat segment(const std::string &bytes) const;
+  // a video file's bytes -> its test clip (clip_indices: the record's sampling, the centre crop; Python's views=(None, 1)), read
+  // with OpenCV's VideoCapture -> every frame preprocessed -> run -> the mean of the output rows -> softmax ->
+  // top-k. Throws BadInput for a body that is not a video, truncated, without frames, TooLarge for one over
+  // max_video_frames(), BadInput for a model of another task.
+  std::vector<Scored> recognize(const std::string &bytes, int topk) const;
   const Meta &meta() const { return meta_; }
   std::string backend() const { return backend_->name(); }
 
@@ -93,6 +104,13 @@ class Model {
   Meta meta_;
   std::unique_ptr<Backend> backend_;
 };
+
+// softmax, then the top-k (index, label, probability) of one row of scores
+std::vector<Scored> top_of(const std::vector<double> &logits, int topk, const std::vector<std::string> &classes);
+// the frame ids of the test clip of an n-frame video, as gluonzoo.vision.inference.clip_indices gives them
+std::vector<int> clip_indices(int n, const Meta &m);
+// the most frames a video may have (GLUONZOO_MAX_VIDEO_FRAMES, default 10,000)
+int max_video_frames();
 
 // What a request for another task's endpoint gets (an HTTP 400): the endpoint this model answers.
 BadInput wrong_task(const Meta &m);

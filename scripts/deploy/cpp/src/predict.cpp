@@ -1,7 +1,8 @@
 // gluonzoo-predict MODEL.onnx IMAGE... [--backend ort|opencv] [--topk 5]: one JSON line per image, the top-k of a
 // classifier; with --detect [--threshold 0.5], the objects a detector finds, as POST /detect answers; with
 // --segment, a segmenter's map as POST /segment makes it, summed up: {"image", "width", "height", "classes": {id:
-// pixel count}} (the ids present only).
+// pixel count}} (the ids present only); with --recognize, an action recognizer's top-k for each video file, as POST
+// /recognize answers.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -23,13 +24,13 @@ std::string read_file(const std::string &path) {
 }
 
 const char *kUsage = "usage: gluonzoo-predict MODEL.onnx IMAGE... [--backend ort|opencv] [--topk 5] "
-                     "[--detect [--threshold 0.5] | --segment]\n";
+                     "[--detect [--threshold 0.5] | --segment | --recognize]\n";
 }
 
 int main(int argc, char **argv) {
   std::string model, backend = "ort";
   int topk = 5;
-  bool detect = false, segment = false;
+  bool detect = false, segment = false, recognize = false;
   double threshold = 0.5;
   std::vector<std::string> images;
   try {
@@ -39,6 +40,7 @@ int main(int argc, char **argv) {
       else if (a == "--topk" && i + 1 < argc) topk = std::stoi(argv[++i]);
       else if (a == "--detect") detect = true;
       else if (a == "--segment") segment = true;
+      else if (a == "--recognize") recognize = true;
       else if (a == "--threshold" && i + 1 < argc) threshold = gz::parse_threshold(argv[++i]);
       else if (a[0] == '-') { std::cerr << kUsage; return 2; }
       else if (model.empty()) model = a;
@@ -54,10 +56,11 @@ int main(int argc, char **argv) {
   }
   try {
     gz::Model m(model, backend);
-    if (detect != m.meta().detector() || segment != m.meta().segmenter()) {
-      const gz::Meta &meta = m.meta();
+    const gz::Meta &meta = m.meta();
+    if (detect != meta.detector() || segment != meta.segmenter() || recognize != meta.recognizer()) {
       std::cerr << "gluonzoo-predict: error: " << meta.model << " is a model for " << meta.task << ": use "
-                << (meta.detector() ? "--detect" : meta.segmenter() ? "--segment" : "neither --detect nor --segment")
+                << (meta.detector() ? "--detect" : meta.segmenter() ? "--segment" : meta.recognizer() ? "--recognize"
+                    : "none of --detect, --segment, --recognize")
                 << "\n";
       return 1;
     }
@@ -67,9 +70,10 @@ int main(int argc, char **argv) {
         std::string bytes = read_file(path);
         std::cout << (detect    ? gz::to_json(m.detect(bytes, threshold))
                       : segment ? gz::to_json(path, m.segment(bytes))
+                      : recognize ? gz::to_json(m, m.recognize(bytes, topk))
                                 : gz::to_json(m, m.classify(bytes, topk)))
                   << std::endl;
-      } catch (const gz::BadInput &e) {  // one line each: unreadable, not an image, an image bomb (TooLarge)
+      } catch (const gz::BadInput &e) {  // one line each: unreadable, not an image / video, an image bomb (TooLarge)
         std::cerr << "gluonzoo-predict: error: " << path << ": " << e.what() << "\n";
         ++failures;
       }

@@ -2,12 +2,14 @@
 //   POST /predict  body: image bytes      -> 200 {"model", "backend", "topk": [{"index", "label", "prob"}]}
 //   POST /detect[?threshold=0.5]          -> 200 [{"class", "score", "box": [x1, y1, x2, y2]}], best first
 //   POST /segment  body: image bytes      -> 200 image/png: 8-bit grey, one class id a pixel, the picture's size
+//   POST /recognize  body: a video file   -> 200 {"model", "backend", "topk": [...]}: its centred test clip's actions
 //   GET  /health                          -> 200 {"status": "ok", "model", "backend", "task"}
 // Every error is a JSON {"error": "..."}: a body that is empty, not an image, or a truncated JPEG, a bad threshold,
-// an endpoint of another task than the model's (/predict on a detector, /segment on a classifier...), a request
+// a video that is not one, truncated, or has no frame, an endpoint of another task than the model's (/predict on
+// a detector, /segment on a classifier...), a request
 // that is not HTTP or a body shorter than its Content-Length (after the 5 s read timeout) a 400; an unknown path a
-// 404; another method on the four paths a 405; a body over 10 MB, or an image whose header claims over 100,000,000
-// pixels (refused before decoding), a 413. The server keeps serving; httplib answers on a pool of max(8, cores - 1)
+// 404; another method on the five paths a 405; a body over 10 MB, an image whose header claims over 100,000,000
+// pixels (refused before decoding) or a video over GLUONZOO_MAX_VIDEO_FRAMES (10,000) frames, a 413. The server keeps serving; httplib answers on a pool of max(8, cores - 1)
 // threads.
 #include <malloc.h>
 
@@ -26,7 +28,7 @@ constexpr size_t kMaxImage = 10u << 20;   // what /predict accepts
 constexpr size_t kMaxBody = 64u << 20;    // what httplib reads at all (answering 413 itself above it)
 // the paths served, each with its one method
 const std::map<std::string, std::string> kRoutes{
-    {"/predict", "POST"}, {"/detect", "POST"}, {"/segment", "POST"}, {"/health", "GET"}};
+    {"/predict", "POST"}, {"/detect", "POST"}, {"/segment", "POST"}, {"/recognize", "POST"}, {"/health", "GET"}};
 httplib::Server *g_server = nullptr;
 
 void error(httplib::Response &res, int status, const std::string &msg) {
@@ -40,7 +42,7 @@ void error(httplib::Response &res, int status, const std::string &msg) {
 // / 500.
 template <typename Run>
 void answer(const httplib::Request &req, httplib::Response &res, Run run, const char *type = "application/json") {
-  if (req.body.size() > kMaxImage) return error(res, 413, "image body over 10 MB");
+  if (req.body.size() > kMaxImage) return error(res, 413, "body over 10 MB");
   try {
     res.set_content(run(), type);
   } catch (const gz::TooLarge &e) {
@@ -63,7 +65,7 @@ void on_error(const httplib::Request &req, httplib::Response &res) {
     return error(res, 405, req.method + " " + req.path + ": use " + route->second);
   }
   switch (res.status) {
-    case 404: return error(res, 404, "no such path: POST /predict, POST /detect, POST /segment or GET /health");
+    case 404: return error(res, 404, "no such path: POST /predict, /detect, /segment, /recognize or GET /health");
     case 400: return error(res, 400, "bad request: not HTTP, or a body shorter than its Content-Length");
     case 413: return error(res, 413, "body over 64 MB");
     default: return error(res, res.status, "HTTP " + std::to_string(res.status));
@@ -117,6 +119,9 @@ int main(int argc, char **argv) {
       double threshold = req.has_param("threshold") ? gz::parse_threshold(req.get_param_value("threshold")) : 0.5;
       return gz::to_json(clf->detect(req.body, threshold));
     });
+  });
+  svr.Post("/recognize", [&](const httplib::Request &req, httplib::Response &res) {
+    answer(req, res, [&] { return gz::to_json(*clf, clf->recognize(req.body, topk)); });
   });
   svr.Post("/segment", [&](const httplib::Request &req, httplib::Response &res) {
     answer(req, res, [&] { return gz::encode_png(clf->segment(req.body)); }, "image/png");

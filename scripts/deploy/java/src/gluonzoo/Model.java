@@ -1,11 +1,14 @@
 package gluonzoo;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.opencv.core.Core;
 import org.opencv.core.CvType;
@@ -21,13 +24,17 @@ import org.opencv.dnn.Dnn;
 import org.opencv.dnn.Net;
 import org.opencv.imgcodecs.Imgcodecs;
 import org.opencv.imgproc.Imgproc;
+import org.opencv.videoio.VideoCapture;
+import org.opencv.videoio.Videoio;
 
 /**
  * One exported gluonzoo model run by OpenCV DNN, with gluonzoo.vision.transforms.image_eval's steps: a classifier
  * (classify), an object detector exported with target='opencv' (detect): its graph returns the candidate rows
  * (id, score, x1, y1, x2, y2) before NMS, which OpenCV 4.6 DNN cannot run, and the NMS runs here, per class with
  * Dnn.NMSBoxes, as MXNet's box_nms does; or a semantic segmenter (segment): the class scores at the graph's fixed
- * size, resized back to the picture's as MXNet's BilinearResize2D does, then the argmax.
+ * size, resized back to the picture's as MXNet's BilinearResize2D does, then the argmax; or an action recognizer
+ * (recognize): a video file's centred test clip, sampled as gluonzoo.vision.inference.clip_indices samples it and
+ * read with OpenCV's VideoCapture, its frames preprocessed, the graph's rows averaged.
  */
 final class Model {
     /** A request that cannot be answered: an HTTP 4xx, one line saying what was wrong. */
@@ -46,7 +53,11 @@ final class Model {
     record Detection(int index, String label, double score, double[] box) {}
 
     final String model, task;
-    private final boolean detector, segmenter, perClass;
+    private final boolean detector, segmenter, recognizer, perClass;
+    // an action recognizer's test clip: `segments` clips of `frames` frames `step` apart (0 frames: a frame model,
+    // TSN, one frame a segment); slowfast {fast, slow} or null
+    private final int frames, step, segments;
+    private final int[] slowfast;
     private final float iouThreshold, validThreshold;
     private final int topk, postNms;
     private final int[] resize, crop;
@@ -67,9 +78,13 @@ final class Model {
         int[] shape = ints(m.getOrDefault("gluonzoo.input_shape", "1,3,224,224"));
         String cropDefault = shape.length == 4 ? shape[2] + "," + shape[3] : "224";
         boolean segmentation = "semantic-segmentation".equals(m.get("gluonzoo.task"));
+        if (shape.length == 5) cropDefault = shape[3] + "," + shape[4];  // (N, 3, T, H, W) clips
         int[] c = ints(segmentation ? cropDefault : m.getOrDefault("gluonzoo.preprocess.crop", cropDefault));
         crop = c.length == 1 ? new int[] {c[0], c[0]} : c;
-        resize = segmentation ? crop.clone()
+        boolean action = "action-recognition".equals(m.get("gluonzoo.task"));
+        // no resize: the graph's own size, short side resized to it; an action recognizer's frames keep theirs (as
+        // image_eval: none {}, then the crop)
+        resize = segmentation ? crop.clone() : action && !m.containsKey("gluonzoo.preprocess.resize") ? new int[0]
                 : ints(m.getOrDefault("gluonzoo.preprocess.resize", String.valueOf(crop[0])));
         String i = m.getOrDefault("gluonzoo.preprocess.interp", "");
         interp = "None".equals(i) ? "" : i;
@@ -88,6 +103,17 @@ final class Model {
         task = m.getOrDefault("gluonzoo.task", "image-classification");
         detector = task.equals("object-detection");
         segmenter = task.equals("semantic-segmentation");
+        recognizer = task.equals("action-recognition");
+        frames = Integer.parseInt(m.getOrDefault("gluonzoo.preprocess.frames", "0"));
+        step = Integer.parseInt(m.getOrDefault("gluonzoo.preprocess.step", "1"));
+        segments = Integer.parseInt(m.getOrDefault("gluonzoo.preprocess.segments", "1"));
+        slowfast = m.containsKey("gluonzoo.preprocess.slowfast") ? ints(m.get("gluonzoo.preprocess.slowfast")) : null;
+        if (frames < 0 || step < 1 || segments < 1 || (slowfast != null && slowfast.length != 2))
+            throw new IllegalArgumentException("bad gluonzoo.preprocess frames/step/segments/slowfast");
+        if (recognizer && (frames > 0 || slowfast != null))
+            throw new IllegalArgumentException("a clip model's graph (3D convolution and pooling) does not run in "
+                    + "OpenCV 4.6 DNN (its 3D pooling takes no 3D pads): serve it with the C++ service's --backend "
+                    + "ort; TSN frame models run here");
         if (segmenter) {  // the graph's fixed size (its upsampling is fixed to it), the whole picture resized to it
             if (shape.length != 4)
                 throw new IllegalArgumentException("a segmentation export needs gluonzoo.input_shape N,C,H,W");
@@ -120,11 +146,14 @@ final class Model {
 
     boolean segmenter() { return segmenter; }
 
+    boolean recognizer() { return recognizer; }
+
     /** What a request for the wrong task's endpoint gets: the one this model answers. */
     private BadInput wrongTask() {
         String where = detector ? "/detect (CLI: --detect)" : segmenter ? "/segment (CLI: --segment)"
-                : "/predict (CLI: --predict)";
-        return new BadInput(model + " is a model for " + task + ": POST the image to " + where);
+                : recognizer ? "/recognize (CLI: --recognize)" : "/predict (CLI: --predict)";
+        return new BadInput(model + " is a model for " + task + ": POST the " + (recognizer ? "video" : "image")
+                            + " to " + where);
     }
 
     private static int[] ints(String s) {
@@ -173,7 +202,10 @@ final class Model {
         }
         final int C = rgb.channels();
         int h = rgb.rows(), w = rgb.cols(), nh, nw;
-        if (resize.length == 1) {  // short side; the long one truncated, as MXNet's Resize(keep_ratio) does
+        if (resize.length == 0) {  // no resize
+            nh = h;
+            nw = w;
+        } else if (resize.length == 1) {  // short side; the long one truncated, as MXNet's Resize(keep_ratio) does
             int s = resize[0];
             if (h <= w) { nh = s; nw = (int) ((double) w * s / h); } else { nw = s; nh = (int) ((double) h * s / w); }
         } else {
@@ -227,6 +259,11 @@ final class Model {
         } finally {
             rgb.release();
         }
+        return run(x, shape);
+    }
+
+    /** The graph's first output on `x` (released here), flat; `shape`, when given, gets its shape. */
+    private float[] run(Mat x, int[] shape) {
         synchronized (net) {  // cv::dnn::Net is not thread-safe; the HTTP server is
             net.setInput(x);
             // every output, in layer order, which is the graph's output order for our exports (a segmenter's main
@@ -246,8 +283,12 @@ final class Model {
     }
 
     List<Scored> classify(byte[] data, int topk) throws BadInput {
-        if (detector || segmenter) throw wrongTask();
-        float[] logits = infer(data, new int[2], null);
+        if (detector || segmenter || recognizer) throw wrongTask();
+        return topOf(infer(data, new int[2], null), topk);
+    }
+
+    /** softmax, then the top-k of one row of scores */
+    private List<Scored> topOf(float[] logits, int topk) {
         double mx = Double.NEGATIVE_INFINITY, sum = 0;
         for (float v : logits) mx = Math.max(mx, v);
         double[] p = new double[logits.length];
@@ -261,6 +302,124 @@ final class Model {
             out.add(new Scored(j, j < classes.size() ? classes.get(j) : String.valueOf(j), p[j]));
         }
         return out;
+    }
+
+    /** The frame ids of an n-frame video's test clip, as gluonzoo.vision.inference.clip_indices gives them. */
+    List<Integer> clipIndices(int n) {
+        // sample_offsets(mode='test'): each segment's 1-based start in the middle of its stretch (0 when the video is
+        // shorter than a clip); a clip's frames from there, the start stopping at the end (SlowFast: consecutive
+        // frames, its pathways' strides pick from them)
+        int length = frames > 0 ? frames : 1, skip = length * step, walk = slowfast == null ? step : 1;
+        double tick = (double) (n - skip + 1) / segments;
+        List<Integer> ids = new ArrayList<>();
+        for (int s = 0; s < segments; s++) {
+            int offset = (n > skip - 1 ? (int) (tick / 2.0 + tick * s) : 0) + 1;
+            int[] clip = new int[length];
+            for (int i = 0; i < length; i++) {
+                clip[i] = offset - 1;
+                if (offset + walk < n) offset += walk;
+            }
+            if (slowfast == null) {
+                for (int id : clip) ids.add(id);
+                continue;
+            }
+            int fast = length / slowfast[0], slow = length / slowfast[1];
+            for (int i = 0; i < length; i++) if ((i + 1) % fast == 0) ids.add(clip[i]);
+            for (int i = 0; i < length; i++) if ((i + 1) % fast == 0 && (i + 1) % slow == 0) ids.add(clip[i]);
+        }
+        return ids;
+    }
+
+    /** The most frames a video may have: GLUONZOO_MAX_VIDEO_FRAMES, default 10,000. */
+    static final int MAX_VIDEO_FRAMES = Integer.parseInt(System.getenv().getOrDefault("GLUONZOO_MAX_VIDEO_FRAMES",
+                                                                                       "10000"));
+
+    private static VideoCapture open(Path file) throws BadInput {
+        VideoCapture cap = new VideoCapture(file.toString(), Videoio.CAP_FFMPEG);
+        if (!cap.isOpened())
+            throw new BadInput("body is not a video OpenCV's FFmpeg can open (AVI, MP4, MKV, ...)");
+        return cap;
+    }
+
+    /**
+     * A video file's top-k actions: its centred test clip (clipIndices: the record's sampling, the centre crop, as Python's recognize(views=(None, 1)))
+     * read with OpenCV's VideoCapture from a temporary file (OpenCV 4.6 reads videos from files only), every frame
+     * preprocessed, the graph's output rows averaged, softmax.
+     */
+    List<Scored> recognize(byte[] data, int topk) throws BadInput, IOException {
+        if (!recognizer) throw wrongTask();
+        if (data.length == 0) throw new BadInput("empty body: POST the bytes of a video file");
+        Path file = Files.createTempFile("gluonzoo-video-", "");
+        try {
+            Files.write(file, data);
+            // pass 1: how many frames the file holds (grab demuxes without decoding), and the time they span,
+            // against its header's count (vision.data.video_reader's OpenCV source: tree.avi's header says 444, its
+            // 68 frames span them)
+            VideoCapture cap = open(file);
+            int claimed = (int) cap.get(Videoio.CAP_PROP_FRAME_COUNT), n = 0;
+            double rate = cap.get(Videoio.CAP_PROP_FPS), lastMs = 0;
+            try {
+                while (cap.grab()) {
+                    if (++n > MAX_VIDEO_FRAMES)
+                        throw new TooLarge("video over " + MAX_VIDEO_FRAMES + " frames: cut it to the part to "
+                                           + "recognize");
+                    lastMs = cap.get(Videoio.CAP_PROP_POS_MSEC);
+                }
+            } finally {
+                cap.release();
+            }
+            if (n == 0) throw new BadInput("the video holds no frame OpenCV can read");
+            long span = rate > 0 ? Math.max(n, Math.round(lastMs / 1000 * rate) + 1) : n;
+            if (claimed > 0 && span < claimed)
+                throw new BadInput("the header says " + claimed + " frames but the file holds " + span
+                                   + ": it is truncated or corrupt");
+            List<Integer> ids = clipIndices(n);
+            // pass 2: decode the frames the clip takes, each once, preprocessed to (C * h * w) floats
+            TreeMap<Integer, float[]> got = new TreeMap<>();
+            for (int id : ids) got.put(id, null);
+            cap = open(file);
+            Mat bgr = new Mat(), rgb = new Mat();
+            int[] chw = null;
+            try {
+                for (int i = 0; i <= got.lastKey(); i++) {
+                    if (!cap.grab()) throw new BadInput("frame " + i + " cannot be read: the video is corrupt");
+                    if (!got.containsKey(i)) continue;
+                    if (!cap.retrieve(bgr) || bgr.empty())
+                        throw new BadInput("frame " + i + " cannot be decoded: the video is corrupt");
+                    Imgproc.cvtColor(bgr, rgb, Imgproc.COLOR_BGR2RGB);
+                    Mat x = preprocess(rgb);  // 1 x C x h x w
+                    chw = new int[] {x.size(1), x.size(2), x.size(3)};
+                    float[] px = new float[chw[0] * chw[1] * chw[2]];
+                    x.get(new int[] {0, 0, 0, 0}, px);
+                    x.release();
+                    got.put(i, px);
+                }
+            } finally {
+                cap.release();
+                bgr.release();
+                rgb.release();
+            }
+            // a clip model takes (1, C, T, h, w), a frame model (T, C, h, w)
+            boolean clip = frames > 0 || slowfast != null;
+            int T = ids.size(), C = chw[0], plane = chw[1] * chw[2];
+            float[] all = new float[T * C * plane];
+            for (int t = 0; t < T; t++)
+                for (int c = 0; c < C; c++)
+                    System.arraycopy(got.get(ids.get(t)), c * plane, all, (clip ? c * T + t : t * C + c) * plane,
+                                     plane);
+            int[] dims = clip ? new int[] {1, C, T, chw[1], chw[2]} : new int[] {T, C, chw[1], chw[2]};
+            Mat x = new Mat(dims, CvType.CV_32F);
+            x.put(new int[dims.length], all);
+            int[] shape = new int[2];
+            float[] scores = run(x, shape);  // (rows, classes): the rows a video's views, averaged
+            int rows = shape[0], classes = shape[1];
+            float[] mean = new float[classes];
+            for (int r = 0; r < rows; r++)
+                for (int k = 0; k < classes; k++) mean[k] += scores[r * classes + k] / rows;
+            return topOf(mean, topk);
+        } finally {
+            Files.deleteIfExists(file);
+        }
     }
 
     /** The objects scoring at least `threshold`, best first, boxes mapped back through the resize. */

@@ -25,15 +25,18 @@ import java.util.concurrent.TimeUnit;
  *   java -cp ... gluonzoo.Serve MODEL.onnx --predict IMAGE...                           (CLI, one JSON line each)
  *   java -cp ... gluonzoo.Serve MODEL.onnx [--threshold 0.5] --detect IMAGE...          (CLI, a detector)
  *   java -cp ... gluonzoo.Serve MODEL.onnx --segment IMAGE...                           (CLI, a segmenter)
+ *   java -cp ... gluonzoo.Serve MODEL.onnx --recognize VIDEO...                         (CLI, an action recognizer)
  * POST /predict (image bytes) -> {"model", "backend", "topk": [{"index", "label", "prob"}]};
  * POST /detect[?threshold=0.5] -> [{"class", "score", "box": [x1, y1, x2, y2]}], best first;
- * POST /segment -> image/png, 8-bit grey, one class id a pixel, the picture's size; GET /health. The CLI's
+ * POST /segment -> image/png, 8-bit grey, one class id a pixel, the picture's size; POST /recognize (a video file)
+ * -> {"model", "backend", "topk": [...]}, the actions of its centred test clip; GET /health. The CLI's
  * --segment prints {"image", "width", "height", "classes": {id: pixel count}} a picture.
- * Every error is a JSON {"error": "..."}: an empty, undecodable or truncated body, a bad threshold, an endpoint of
+ * Every error is a JSON {"error": "..."}: an empty, undecodable or truncated body (image or video), a video
+ * without frames, a bad threshold, an endpoint of
  * another task than the model's (/predict on a detector, /segment on a classifier...), a request that is not HTTP
  * or a body shorter than its Content-Length (after 5 s without data) a 400; an unknown path a 404; another method
- * on the four paths a 405; a body over 10 MB, or an
- * image whose header claims over 100,000,000 pixels (refused before decoding) a 413. The server keeps serving; it
+ * on the five paths a 405; a body over 10 MB, an image whose header claims over 100,000,000 pixels (refused before
+ * decoding) or a video over GLUONZOO_MAX_VIDEO_FRAMES (10,000) frames a 413. The server keeps serving; it
  * answers on 8 threads and runs one inference at a time (cv::dnn::Net is not thread-safe).
  */
 public final class Serve {
@@ -46,7 +49,7 @@ public final class Serve {
         int port = 8081, topk = 5;
         double threshold = 0.5;
         List<String> images = null;
-        String mode = null;  // the CLI's: --predict, --detect or --segment
+        String mode = null;  // the CLI's: --predict, --detect, --segment or --recognize
         try {
             for (int i = 1; i < args.length; i++) {
                 switch (args[i]) {
@@ -54,7 +57,7 @@ public final class Serve {
                     case "--port" -> port = Integer.parseInt(args[++i]);
                     case "--topk" -> topk = Integer.parseInt(args[++i]);
                     case "--threshold" -> threshold = threshold(args[++i]);
-                    case "--predict", "--detect", "--segment" -> {
+                    case "--predict", "--detect", "--segment", "--recognize" -> {
                         mode = args[i];
                         images = List.of(args).subList(i + 1, args.length);
                         i = args.length;
@@ -75,7 +78,8 @@ public final class Serve {
             return;
         }
         if (images != null) {
-            String right = clf.detector() ? "--detect" : clf.segmenter() ? "--segment" : "--predict";
+            String right = clf.detector() ? "--detect" : clf.segmenter() ? "--segment"
+                    : clf.recognizer() ? "--recognize" : "--predict";
             if (!right.equals(mode)) {
                 System.err.println("gluonzoo-java: error: " + clf.model + " is a model for " + clf.task + ": use "
                                    + right);
@@ -83,14 +87,15 @@ public final class Serve {
             }
             int failures = 0;
             for (String image : images) {
-                try {  // one line each: unreadable, not an image, an image bomb (TooLarge)
+                try {  // one line each: unreadable, not an image / video, an image bomb (TooLarge)
                     byte[] data = readFile(image);
                     System.out.println(switch (right) {
                         case "--detect" -> json(clf.detect(data, threshold));
                         case "--segment" -> json(image, clf.segment(data));
+                        case "--recognize" -> json(clf, clf.recognize(data, topk));
                         default -> json(clf, clf.classify(data, topk));
                     });
-                } catch (Model.BadInput e) {
+                } catch (Model.BadInput | IOException e) {
                     System.err.println("gluonzoo-java: error: " + image + ": " + e.getMessage());
                     failures++;
                 }
@@ -116,7 +121,7 @@ public final class Serve {
 
     /** The paths served, each with its one method. */
     static final Map<String, String> ROUTES = Map.of("/predict", "POST", "/detect", "POST", "/segment", "POST",
-                                                     "/health", "GET");
+                                                     "/recognize", "POST", "/health", "GET");
     static final int THREADS = 8;  // as the C++ service (httplib's pool); inference itself runs one at a time
     static final int READ_TIMEOUT_S = 5;  // as httplib's
     /** The methods a request line may name (as httplib's list): anything else is not HTTP, a 400. */
@@ -135,7 +140,7 @@ public final class Serve {
             if (readBody(r) == null) return;  // the client's body, read and dropped (else it stays on the connection)
             if (allowed != null) ex.getResponseHeaders().set("Allow", allowed);
             r.send(allowed == null ? 404 : 405, error(allowed == null
-                    ? "no such path: POST /predict, POST /detect, POST /segment or GET /health"
+                    ? "no such path: POST /predict, /detect, /segment, /recognize or GET /health"
                     : method + " " + path + ": use " + allowed));
             return;
         }
@@ -148,11 +153,13 @@ public final class Serve {
         if (body == null) return;
         try {
             if (body == TOO_BIG) {
-                r.send(413, error("image body over 10 MB"));
+                r.send(413, error("body over 10 MB"));
             } else if (path.equals("/predict")) {
                 r.send(200, json(clf, clf.classify(body, topk)));
             } else if (path.equals("/segment")) {
                 r.send(200, Model.png(clf.segment(body)), "image/png");
+            } else if (path.equals("/recognize")) {
+                r.send(200, json(clf, clf.recognize(body, topk)));
             } else {
                 String value = query(ex.getRequestURI().getRawQuery(), "threshold");
                 r.send(200, json(clf.detect(body, value == null ? 0.5 : threshold(value))));
@@ -254,7 +261,7 @@ public final class Serve {
 
     private static void usage() {
         System.err.println("usage: gluonzoo.Serve MODEL.onnx [--host H] [--port P] [--topk K] [--threshold T] "
-                           + "[--predict IMAGE... | --detect IMAGE... | --segment IMAGE...]");
+                           + "[--predict IMAGE... | --detect IMAGE... | --segment IMAGE... | --recognize VIDEO...]");
         System.exit(2);
     }
 
