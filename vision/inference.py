@@ -209,7 +209,7 @@ def recognize(net, videos, topk=5, preprocess=None, backend=None, views=None):
         frames = video if isinstance(video, np.ndarray) else read_clip(video, pre, backend, clips)
         x = np.stack([_frame_views(f, frame_pre, crops) for f in frames])  # (frames, crops, 3, h, w)
         if clip_model:  # clip by clip, crop by crop: (clips * crops, 3, T, h, w)
-            n = clips or 1
+            n = clips or pre.get('segments', 1)
             x = x.reshape((n, -1) + x.shape[1:]).transpose(0, 2, 3, 1, 4, 5)
         x = x.reshape((-1,) + x.shape[2:])
         # a net built for one view (GluonCV's default) scores each: the video's score is their mean, what

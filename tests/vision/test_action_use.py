@@ -148,6 +148,12 @@ def test_the_recipe_trains_a_frame_model_on_a_video_folder(videos, tmp_path):
     net.load_parameters(str(tmp_path / 'run' / log[-1]['weights_file']))  # strictly: the net it trained
     p = run_script(RECIPE, *args[:-1], str(tmp_path / 'flip'), '--augment', 'crop_flip', ok=False)
     assert p.returncode == 2 and 'action-recognition training takes none or crop' in p.stderr
+    # GluonCV's --new-step is a clip model's: TSN's frames come from its segments
+    p = run_script(RECIPE, *args[:-1], str(tmp_path / 'step'), '--dataset-kwargs', '{"new_step": 2}', ok=False)
+    assert p.returncode == 2 and 'new_step=2: resnet18_v1b_custom takes frames (TSN segments)' in p.stderr
+    p = run_script(RECIPE, *args[:-1], str(tmp_path / 'step0'), '--model', 'i3d_resnet50_v1_custom',
+                   '--dataset-kwargs', '{"new_step": 0}', ok=False)
+    assert p.returncode == 2 and "new_step=0 (--dataset-kwargs): the step between a clip's frames" in p.stderr
 
 
 def test_gluonzoo_recognize_writes_the_clip_and_its_actions(videos, tmp_path, monkeypatch, capsys):
