@@ -158,36 +158,34 @@ def read_clip(path, preprocess, backend=None, clips=None):
         return vr.get_batch(clip_indices(len(vr), preprocess, clips))
 
 
-#: crops a frame -> how GluonCV's test_recognizer.py cuts them (scripts/action-recognition): 1 the record's eval
-#: transform (resize, centre crop); 3 its --three-crop (short side to the crop side, three squares along the long
-#: side); 10 its --ten-crop (the record's resize, centre and four corners, and those mirrored)
-CROPS = (1, 3, 10)
-
-
 def views_of(preprocess, views=None):
     """(clips, crops) a video is scored over: `views`, else the record's `test_views` (GluonCV's published protocol:
     25 frames x 10 crops for its 2D nets, 10 clips x 3 crops for its 3D ones), else the record's own sampling
     (frames, step, segments: clips None) and the centre crop."""
+    from .tasks import TEST_CROPS
     clips, crops = views or preprocess.get('test_views') or (None, 1)  # clips None: the record's own sampling
     if clips is not None and (isinstance(clips, bool) or not isinstance(clips, int) or clips < 1):
         raise BadInputError(f'views: {clips!r} clips a video; it takes a positive number')
-    if crops not in CROPS:
+    if crops not in TEST_CROPS:
         raise BadInputError(f'views: {crops!r} crops a frame; GluonCV tests with 1, 3 (three-crop) or 10 (ten-crop)')
     return clips, crops
 
 
-def _frame_views(frame, pre, crops):
-    """(crops, 3, h, w) float32: the views CROPS says of one RGB frame (normalized once, cut after: the same numbers
-    as cutting first, per pixel)."""
-    from .transforms.presets import image_eval
+def _view_cutter(pre, crops):
+    """frame -> (crops, 3, h, w) float32: the views of one RGB frame vision.tasks.TEST_CROPS says (normalized once,
+    cut after: the same numbers as cutting first, per pixel)."""
     if crops == 1:
-        return image_eval(frame, **pre)[None]
+        transform = from_preprocess(pre)
+        return lambda frame: transform(frame)[None]
     from .transforms.video import VideoTenCrop, VideoThreeCrop
-    side = pre.get('crop') or min(frame.shape[:2])
-    side = side if isinstance(side, int) else side[0]
-    whole = image_eval(frame, **dict(pre, resize=side if crops == 3 else pre.get('resize'), crop=None))
-    cut = (VideoThreeCrop if crops == 3 else VideoTenCrop)(side)
-    return np.stack([np.ascontiguousarray(c) for c in cut([whole.transpose(1, 2, 0)])]).transpose(0, 3, 1, 2)
+
+    def cut(frame):
+        side = pre.get('crop') or min(frame.shape[:2])
+        side = side if isinstance(side, int) else side[0]
+        whole = from_preprocess(dict(pre, resize=side if crops == 3 else pre.get('resize'), crop=None))(frame)
+        views = (VideoThreeCrop if crops == 3 else VideoTenCrop)(side)([whole.transpose(1, 2, 0)])
+        return np.stack([np.ascontiguousarray(v) for v in views]).transpose(0, 3, 1, 2)
+    return cut
 
 
 def recognize(net, videos, topk=5, preprocess=None, backend=None, views=None):
@@ -200,14 +198,14 @@ def recognize(net, videos, topk=5, preprocess=None, backend=None, views=None):
     from .tasks import frame_preprocess
     pre = _preprocess(net, preprocess)
     clips, crops = views_of(pre, views)
-    frame_pre = frame_preprocess(pre)
+    cut = _view_cutter(frame_preprocess(pre), crops)
     clip_model = 'frames' in pre or 'slowfast' in pre
     labels = getattr(net, 'classes', None)
     ctx = _ctx(net)
     results = []
     for video in videos:
         frames = video if isinstance(video, np.ndarray) else read_clip(video, pre, backend, clips)
-        x = np.stack([_frame_views(f, frame_pre, crops) for f in frames])  # (frames, crops, 3, h, w)
+        x = np.stack([cut(f) for f in frames])  # (frames, crops, 3, h, w)
         if clip_model:  # clip by clip, crop by crop: (clips * crops, 3, T, h, w)
             n = clips or pre.get('segments', 1)
             x = x.reshape((n, -1) + x.shape[1:]).transpose(0, 2, 3, 1, 4, 5)

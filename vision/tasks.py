@@ -31,8 +31,14 @@ IMAGE_PREPROCESS = {
 }
 
 
+#: crops a frame -> how GluonCV's test_recognizer.py cuts them (scripts/action-recognition): 1 the record's eval
+#: transform (resize, centre crop); 3 its --three-crop (short side to the crop side, three squares along the long
+#: side); 10 its --ten-crop (the record's resize, centre and four corners, and those mirrored)
+TEST_CROPS = (1, 3, 10)
+
+
 def _test_views(v):
-    ok = isinstance(v, (tuple, list)) and len(v) == 2 and positive_int('')(v[0]) is None and v[1] in (1, 3, 10)
+    ok = isinstance(v, (tuple, list)) and len(v) == 2 and positive_int('')(v[0]) is None and v[1] in TEST_CROPS
     return None if ok else f'test_views must be (clips, crops) with crops 1, 3 or 10, not {v!r}'
 
 

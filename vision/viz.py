@@ -1,5 +1,6 @@
 """Pictures of predictions: `save_topk` writes a PNG of an image with its top-k labels and probability bars
-(`save_clip`: of a video clip's frames, in rows), `plot_bbox` draws a detector's boxes with class names and scores (GluonCV's name, drawn with OpenCV)."""
+(`save_clip`: of a video clip's frames, in rows), `plot_bbox` draws a detector's boxes with class names and scores
+(GluonCV's name, drawn with OpenCV)."""
 import os
 
 import cv2

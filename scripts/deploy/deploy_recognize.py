@@ -14,6 +14,7 @@ the comparison with Python is the same, the labels mean nothing.
 Then the bad bodies (empty, text, a truncated video, one without frames, a 50 MB body, one over
 GLUONZOO_MAX_VIDEO_FRAMES frames), /predict to a recognizer, the CLIs' bad files and the load test on /recognize.
 """
+import json
 import os
 import time
 
@@ -25,6 +26,8 @@ VTEST = os.path.join(dt.OPENCV_DATA, 'vtest.avi')
 #: weights are not offline, so seeded random ones under its record (32 frames 2 apart, 256x340 -> 224)
 CLIP_MODEL = 'i3d_resnet50_v1_kinetics400'
 RECOGNIZE_LOAD = dict(bad_count=200, good_count=40)
+#: the frame limit the test's servers run with (GLUONZOO_MAX_VIDEO_FRAMES): vtest.avi's 795 fit, too-long.avi not
+LIMIT = 1000
 
 
 def videos(folder):
@@ -63,11 +66,11 @@ def reference(net, paths):
     return ref
 
 
-def bad_videos(folder):
-    """Video files a service must refuse: (what, path, status): truncated, without frames, over the frame limit."""
+def bad_videos(folder, first):
+    """Video files a service must refuse, made from the video `first`: (what, path, status): truncated, without
+    frames, over the frame limit."""
     import cv2
     import numpy as np
-    first = videos(folder)[0]
     with open(first, 'rb') as f:
         data = f.read()
     out = []
@@ -84,10 +87,6 @@ def bad_videos(folder):
         writer.release()
         out.append((f'a video of {count} frames', path, status))
     return out
-
-
-#: the frame limit the test's servers run with (GLUONZOO_MAX_VIDEO_FRAMES): vtest.avi's 795 fit, too-long.avi not
-LIMIT = 1000
 
 
 def check_clip_model(build, exported, paths):
@@ -121,7 +120,8 @@ def check_recognizer(build, exported, services, bad):
     ort_file, ocv_file, clis = exported(net, RECOGNIZER)
     clis = [(name, (cmd[:-1] if cmd[-1] == '--predict' else cmd) + ['--recognize']) for name, cmd in clis]
     failures = dt.check_clis(clis, paths, ref)
-    bad_files = [path for _, path, _ in bad_videos(build)] + dt.bad_files(build)[::3]  # + random bytes, a directory
+    refused = bad_videos(build, paths[0])
+    bad_files = [path for _, path, _ in refused] + dt.bad_files(build)[::3]  # + random bytes, a directory
     failures += dt.check_cli_refusals(clis, bad_files)
     failures += check_clip_model(build, exported, paths[:2] + paths[-2:])
     for name, make in services(ort_file, ocv_file):
@@ -135,16 +135,16 @@ def check_recognizer(build, exported, services, bad):
                     if status != 200:
                         raise AssertionError(f'{name} {path}: HTTP {status} {body[:200]!r}')
                     worst = max(worst, dt.check_top(f'{name} /recognize', os.path.basename(path),
-                                                    dt.json.loads(body), ref[os.path.basename(path)]))
+                                                    json.loads(body), ref[os.path.basename(path)]))
                 print(f'ok  {name}: /recognize on {len(paths)} videos, top-1 as Python, max |dp| {worst:.1e}')
                 for what, body in bad[:2] + [bad[-1]]:  # empty, text, 50 MB
                     dt.expect_4xx(name, port, what, '/recognize', body)
-                for what, path, status in bad_videos(build):
+                for what, path, status in refused:
                     with open(path, 'rb') as f:
                         got, answer = dt.request(port, 'POST', '/recognize', f.read())
                     if got != status:
                         raise AssertionError(f'{name}: {what} got HTTP {got}, not {status}: {answer[:200]!r}')
-                    print(f'ok  {name}: {what} -> {got} {dt.json.loads(answer)["error"]!r}')
+                    print(f'ok  {name}: {what} -> {got} {json.loads(answer)["error"]!r}')
                 with open(paths[0], 'rb') as f:
                     dt.expect_4xx(name, port, '/predict to a recognizer', '/predict', f.read())
                 failures += dt.run_load_test(name + ' /recognize', port, proc, paths[:-1], '/recognize',

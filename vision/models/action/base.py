@@ -143,7 +143,8 @@ def action_weights(arch, num_params, input_shape, paper, preprocess=None, recipe
     views = {'test_views': (25, 10) if len(input_shape) == 4 else (10, 3)}
     return [Weights(
         arch=arch, tag='gluoncv', default=True, task='action-recognition', sha1=sha1, num_params=num_params,
-        classes=ACTION_CLASSES[ds], preprocess=dict(VIDEO, **views, **(preprocess or {})), input_shape=tuple(input_shape),
+        classes=ACTION_CLASSES[ds], preprocess=dict(VIDEO, **views, **(preprocess or {})),
+        input_shape=tuple(input_shape),
         source=Source(kind='mirror', url=GLUONCV_REPO), metrics=published(arch), config=dict(config or {}),
         license='Apache-2.0 (GluonCV)', paper=paper,
         recipe=recipe or f'GluonCV 0.10.5 scripts/action-recognition/train_recognizer.py (its {arch} shell script, '
@@ -153,18 +154,20 @@ def action_weights(arch, num_params, input_shape, paper, preprocess=None, recipe
 def motions_weights(arch, sha1, num_params, top1, recipe_args, out, config, preprocess, input_shape, paper):
     """[the record of `arch` trained by gluonzoo on the generated motion videos] (gluonzoo.vision.data.motions'
     default spec, from scratch, one thread: scripts/vision/action/train.py `recipe_args` into out/`out`; its log in
-    logs/). Over 5 MB,
-    so rebuilt by its recipe (make weights), not shipped. Frames are the videos' own 48x48, centre-cropped."""
+    logs/). Over 5 MB, so rebuilt by its recipe (make weights), not shipped. Frames are the videos' own 48x48,
+    centre-cropped."""
     log = f'logs/{arch}.motions.jsonl'
     return [Weights(
         arch=arch, tag='motions', default=True, task='action-recognition', sha1=sha1, num_params=num_params,
         classes=MOTIONS,
-        metrics={'top1': top1, 'split': 'generated motions (gluonzoo.vision.data.motions v1, default spec), test split: '
-                                        '480 videos, one centred clip each', 'source': log},
+        metrics={'top1': top1, 'source': log,
+                 'split': 'generated motions (gluonzoo.vision.data.motions v1, default spec), test split: 480 videos, '
+                          'one centred clip each'},
         recipe=' '.join([ONE_THREAD, 'scripts/vision/action/train.py --progress 0', *recipe_args, f'--out out/{out}',
                          f'--log out/{arch}.motions.jsonl']),
         log=log, check={'log': {'top1': 0.003}, 'rerun': {'top1': 0.01}}, config=dict(config),
-        preprocess=dict(mean=IMAGENET_MEAN, std=IMAGENET_STD, scale=1 / 255.0, layout='NCHW', color='RGB', **preprocess),
+        preprocess=dict(mean=IMAGENET_MEAN, std=IMAGENET_STD, scale=1 / 255.0, layout='NCHW', color='RGB',
+                        **preprocess),
         input_shape=tuple(input_shape), source=Source(kind='recipe'),
         license="Apache-2.0 (OpenCV's sample photos and digits: Debian opencv-doc)", paper=paper)]
 

@@ -166,8 +166,8 @@ def _r2plus1d(depth, nclass, classes, num_segments, num_crop, feat_ext, dropout_
               norm_layer, norm_kwargs, pretrained_base):
     """`pretrained_base` is accepted and, as in GluonCV, changes nothing: the net has no ImageNet body."""
     block, layers, _ = _DEPTHS[depth]
-    return R2Plus1D(resolve_nclass(nclass, classes, 400), block, layers, dropout_ratio, num_segments, num_crop, feat_ext,
-                    init_std, partial_bn=partial_bn, norm_layer=norm_layer, norm_kwargs=norm_kwargs)
+    return R2Plus1D(resolve_nclass(nclass, classes, 400), block, layers, dropout_ratio, num_segments, num_crop,
+                    feat_ext, init_std, partial_bn=partial_bn, norm_layer=norm_layer, norm_kwargs=norm_kwargs)
 
 
 @register_model(**_reg(18))
